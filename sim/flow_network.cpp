@@ -1,0 +1,630 @@
+// File: sim/flow_network.cpp
+// The incremental max-min engine behind FlowNetwork (see flow_network.hpp for the model).
+#include "sim/flow_network.hpp"
+
+#include "sim/assert.hpp"
+#include "sim/input_error.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+namespace railsim::sim {
+namespace {
+
+// Order of a variable's members: the first to drain on top (ties by flow slot, so runs repeat).
+constexpr auto kDrainsLater = [](const auto& a, const auto& b) {
+  return a.target != b.target ? a.target > b.target : a.flow > b.flow;
+};
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Links and groups
+
+LinkId FlowNetwork::add_link(LinkSpec spec) {
+  const auto index = static_cast<std::uint32_t>(links_.size());
+  if (!(spec.capacity.bytes_per_s > 0.0) || !std::isfinite(spec.capacity.bytes_per_s)) {
+    throw InputError(fmt::format("link '{}': capacity {} bytes/s, expected a finite rate > 0",
+                                 spec.name.empty() ? fmt::format("#{}", index) : spec.name,
+                                 spec.capacity.bytes_per_s));
+  }
+  if (spec.latency < Duration::zero()) {
+    throw InputError(fmt::format("link '{}': latency {}, expected >= 0",
+                                 spec.name.empty() ? fmt::format("#{}", index) : spec.name,
+                                 format_duration(spec.latency)));
+  }
+  Link link;
+  link.capacity = spec.capacity.bytes_per_s;
+  link.spec = std::move(spec);
+  link.last_change = sim_.now();
+  links_.push_back(std::move(link));
+  return LinkId{index};
+}
+
+const FlowNetwork::Link& FlowNetwork::checked_link(LinkId id) const {
+  if (id.index >= links_.size()) {
+    throw InputError(fmt::format("link id {} does not exist: the network has {} links", id.index,
+                                 links_.size()));
+  }
+  return links_[id.index];
+}
+
+const LinkSpec& FlowNetwork::link(LinkId id) const { return checked_link(id).spec; }
+
+std::string FlowNetwork::link_label(std::uint32_t link) const {
+  const std::string& name = links_[link].spec.name;
+  return name.empty() ? fmt::format("#{}", link) : fmt::format("'{}'", name);
+}
+
+void FlowNetwork::set_link_capacity(LinkId id, Bandwidth capacity) {
+  checked_link(id);
+  if (!(capacity.bytes_per_s > 0.0) || !std::isfinite(capacity.bytes_per_s)) {
+    throw InputError(fmt::format("link {}: capacity {} bytes/s, expected a finite rate > 0",
+                                 link_label(id.index), capacity.bytes_per_s));
+  }
+  Link& link = links_[id.index];
+  settle(link);
+  link.capacity = capacity.bytes_per_s;
+  link.spec.capacity = capacity;
+  seed_vars_.clear();
+  seed_links_.assign(1, id.index);
+  resolve(seed_vars_, seed_links_);
+}
+
+GroupId FlowNetwork::create_group(double weight, Bandwidth rate_cap) {
+  if (!(weight > 0.0) || !std::isfinite(weight)) {
+    throw InputError(fmt::format("flow group: weight {}, expected a finite value > 0", weight));
+  }
+  if (!(rate_cap.bytes_per_s > 0.0)) {
+    throw InputError(
+        fmt::format("flow group: rate cap {} bytes/s, expected > 0", rate_cap.bytes_per_s));
+  }
+  const std::uint32_t var = acquire_var();
+  Var& v = vars_[var];
+  v.weight = weight;
+  v.group_cap = rate_cap.bytes_per_s;
+  v.cap = rate_cap.bytes_per_s;
+  v.is_group = true;
+  groups_.push_back(var);
+  return GroupId{static_cast<std::uint32_t>(groups_.size() - 1)};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Flows
+
+void FlowNetwork::validate(const FlowSpec& spec) const {
+  if (spec.path.empty()) {
+    throw InputError("a flow needs a path of at least one link, got an empty path");
+  }
+  if (spec.size.count < 0) {
+    throw InputError(fmt::format("flow size {} bytes, expected >= 0", spec.size.count));
+  }
+  if (!(spec.rate_cap.bytes_per_s > 0.0)) {
+    throw InputError(
+        fmt::format("flow rate cap {} bytes/s, expected > 0", spec.rate_cap.bytes_per_s));
+  }
+  if (!(spec.weight > 0.0) || !std::isfinite(spec.weight)) {
+    throw InputError(fmt::format("flow weight {}, expected a finite value > 0", spec.weight));
+  }
+  if (spec.group) {
+    if (spec.group->index >= groups_.size()) {
+      throw InputError(fmt::format("flow group id {} does not exist: the network has {} groups",
+                                   spec.group->index, groups_.size()));
+    }
+    if (spec.weight != 1.0) {
+      throw InputError(
+          fmt::format("flow weight {} on a member of group {}: a member takes its group's weight",
+                      spec.weight, spec.group->index));
+    }
+  }
+  for (std::size_t i = 0; i < spec.path.size(); ++i) {
+    checked_link(spec.path[i]);
+    for (std::size_t j = 0; j < i; ++j) {
+      if (spec.path[j] == spec.path[i]) {
+        throw InputError(fmt::format("flow path crosses link {} twice (positions {} and {})",
+                                     link_label(spec.path[i].index), j, i));
+      }
+    }
+  }
+}
+
+FlowId FlowNetwork::start_flow(FlowSpec spec) {
+  validate(spec);
+  const std::uint32_t f = acquire_flow();
+  Flow& flow = flows_[f];
+  flow.start = sim_.now();
+  flow.latency = Duration::zero();
+  for (LinkId link : spec.path) {
+    flow.latency += links_[link.index].spec.latency;
+  }
+  const bool empty = spec.size.count == 0;
+  const std::optional<GroupId> group = spec.group;
+  flow.spec = std::move(spec);
+  const FlowId id{f, flow.generation};
+  if (empty) {
+    // Nothing to drain: delivered one path latency from now, without touching any link.
+    flow.drained = flow.start;
+    sim_.schedule_after(flow.latency, [this, f] { deliver(f); });
+    return id;
+  }
+  const std::uint32_t var = group ? groups_[group->index] : acquire_var();
+  if (!group) {
+    Var& v = vars_[var];
+    v.weight = flow.spec.weight;
+    v.cap = flow.spec.rate_cap.bytes_per_s;
+    v.last_update = sim_.now();
+  }
+  const double rate_before = vars_[var].rate;
+  add_member(var, f);
+  ++draining_flows_;
+  seed_vars_.assign(1, var);
+  seed_links_.clear();
+  resolve(seed_vars_, seed_links_);
+  schedule_drain(var);
+  if (vars_[var].rate == rate_before) {
+    // The variable's rate did not move, so resolve() told nobody: tell the newcomer.
+    notify_rate(f, rate_before);
+  }
+  return id;
+}
+
+std::uint32_t FlowNetwork::checked_flow(FlowId id) const {
+  if (!contains(id)) {
+    throw InputError(
+        fmt::format("flow id {}.{} does not name a flow in the network (it was "
+                    "delivered, or never started)",
+                    id.slot, id.generation));
+  }
+  return id.slot;
+}
+
+bool FlowNetwork::contains(FlowId id) const {
+  return id.slot < flows_.size() && flows_[id.slot].in_use &&
+         flows_[id.slot].generation == id.generation;
+}
+
+Bandwidth FlowNetwork::rate(FlowId id) const {
+  const Flow& flow = flows_[checked_flow(id)];
+  return Bandwidth{flow.draining ? vars_[flow.var].rate : 0.0};
+}
+
+double FlowNetwork::bytes_sent(FlowId id) const {
+  const Flow& flow = flows_[checked_flow(id)];
+  if (!flow.draining) {
+    return static_cast<double>(flow.spec.size.count);
+  }
+  const Var& v = vars_[flow.var];
+  const double progress = v.progress + v.rate * to_seconds(sim_.now() - v.last_update);
+  return progress - flow.start_progress;
+}
+
+std::uint32_t FlowNetwork::acquire_var() {
+  if (free_vars_.empty()) {
+    vars_.emplace_back();
+    free_vars_.push_back(static_cast<std::uint32_t>(vars_.size() - 1));
+  }
+  const std::uint32_t var = free_vars_.back();
+  free_vars_.pop_back();
+  Var& v = vars_[var];
+  v.weight = 1.0;
+  v.group_cap = kUnbounded;
+  v.cap = kUnbounded;
+  v.rate = 0.0;
+  v.progress = 0.0;
+  v.last_update = sim_.now();
+  v.is_group = false;
+  v.in_use = true;
+  RAILSIM_ASSERT(v.crossings.empty() && v.members.empty(), "a free variable holds nothing");
+  return var;
+}
+
+void FlowNetwork::release_var(std::uint32_t var) {
+  Var& v = vars_[var];
+  sim_.cancel(v.drain_event);
+  v.in_use = false;
+  free_vars_.push_back(var);
+}
+
+std::uint32_t FlowNetwork::acquire_flow() {
+  if (free_flows_.empty()) {
+    flows_.emplace_back();
+    free_flows_.push_back(static_cast<std::uint32_t>(flows_.size() - 1));
+  }
+  const std::uint32_t f = free_flows_.back();
+  free_flows_.pop_back();
+  flows_[f].in_use = true;
+  flows_[f].draining = false;
+  return f;
+}
+
+void FlowNetwork::settle(Var& var) {
+  var.progress += var.rate * to_seconds(sim_.now() - var.last_update);
+  var.last_update = sim_.now();
+}
+
+void FlowNetwork::settle(Link& link) {
+  const Duration elapsed = sim_.now() - link.last_change;
+  link.counters.bytes_carried += link.load * to_seconds(elapsed);
+  if (link.counters.active_flows > 0) {
+    link.counters.busy_time += elapsed;
+  }
+  link.last_change = sim_.now();
+}
+
+void FlowNetwork::add_member(std::uint32_t var, std::uint32_t f) {
+  Var& v = vars_[var];
+  settle(v);
+  Flow& flow = flows_[f];
+  flow.var = var;
+  flow.draining = true;
+  flow.start_progress = v.progress;
+  v.members.push_back(Member{v.progress + static_cast<double>(flow.spec.size.count), f});
+  std::push_heap(v.members.begin(), v.members.end(), kDrainsLater);
+  v.cap = std::min(v.cap, flow.spec.rate_cap.bytes_per_s);
+  for (LinkId link : flow.spec.path) {
+    add_crossing(var, link.index);
+  }
+}
+
+void FlowNetwork::add_crossing(std::uint32_t var, std::uint32_t link) {
+  Var& v = vars_[var];
+  Link& l = links_[link];
+  settle(l);
+  l.load += v.rate;  // A group already running adds its rate here at once.
+  ++l.counters.active_flows;
+  l.counters.peak_flows = std::max(l.counters.peak_flows, l.counters.active_flows);
+  for (Crossing& crossing : v.crossings) {
+    if (crossing.link == link) {
+      ++crossing.count;
+      return;
+    }
+  }
+  l.crossers.push_back(Crosser{var, static_cast<std::uint32_t>(v.crossings.size())});
+  v.crossings.push_back(Crossing{link, 1, static_cast<std::uint32_t>(l.crossers.size() - 1)});
+}
+
+void FlowNetwork::remove_crossing(std::uint32_t var, std::uint32_t link) {
+  Var& v = vars_[var];
+  Link& l = links_[link];
+  settle(l);
+  l.load = std::max(0.0, l.load - v.rate);
+  --l.counters.active_flows;
+  auto it = std::find_if(v.crossings.begin(), v.crossings.end(),
+                         [&](const Crossing& c) { return c.link == link; });
+  RAILSIM_ASSERT(it != v.crossings.end(), "a member's link is among its variable's crossings");
+  if (--it->count > 0) {
+    return;
+  }
+  // Swap-remove from the link's crossers, then from the variable's crossings, mending the
+  // back-indices of whatever moved.
+  const std::uint32_t position = it->position;
+  l.crossers[position] = l.crossers.back();
+  l.crossers.pop_back();
+  if (position < l.crossers.size()) {
+    const Crosser moved = l.crossers[position];
+    vars_[moved.var].crossings[moved.crossing].position = position;
+  }
+  const auto index = static_cast<std::uint32_t>(it - v.crossings.begin());
+  v.crossings[index] = v.crossings.back();
+  v.crossings.pop_back();
+  if (index < v.crossings.size()) {
+    const Crossing& moved = v.crossings[index];
+    links_[moved.link].crossers[moved.position].crossing = index;
+  }
+  if (l.crossers.empty()) {
+    l.load = 0.0;  // Clears any rounding left by incremental updates.
+  }
+}
+
+void FlowNetwork::on_drain(std::uint32_t var) {
+  Var& v = vars_[var];
+  settle(v);
+  RAILSIM_ASSERT(!v.members.empty(), "a drain event fires only for a variable with members");
+  // The event was set for the first member; others whose remainder would take under a
+  // picosecond at this rate drain with it.
+  const double slack = v.rate * 1e-12;
+  drained_.clear();
+  do {
+    drained_.push_back(v.members.front().flow);
+    std::pop_heap(v.members.begin(), v.members.end(), kDrainsLater);
+    v.members.pop_back();
+  } while (!v.members.empty() && v.members.front().target <= v.progress + slack);
+
+  // A link that was full before these members left may let its other crossers speed up.
+  seed_links_.clear();
+  for (std::uint32_t f : drained_) {
+    for (LinkId link : flows_[f].spec.path) {
+      if (is_full(links_[link.index])) {
+        seed_links_.push_back(link.index);
+      }
+    }
+  }
+  for (std::uint32_t f : drained_) {
+    Flow& flow = flows_[f];
+    flow.draining = false;
+    flow.drained = sim_.now();
+    --draining_flows_;
+    for (LinkId link : flow.spec.path) {
+      remove_crossing(var, link.index);
+    }
+  }
+  seed_vars_.clear();
+  if (v.members.empty()) {
+    v.rate = 0.0;
+    if (!v.is_group) {
+      release_var(var);
+    }
+  } else {
+    v.cap = v.group_cap;
+    for (const Member& member : v.members) {
+      v.cap = std::min(v.cap, flows_[member.flow].spec.rate_cap.bytes_per_s);
+    }
+    seed_vars_.push_back(var);
+  }
+  for (std::uint32_t f : drained_) {
+    notify_rate(f, 0.0);
+  }
+  resolve(seed_vars_, seed_links_);
+  if (vars_[var].in_use && !vars_[var].members.empty()) {
+    schedule_drain(var);
+  }
+  for (std::uint32_t f : drained_) {
+    if (flows_[f].latency == Duration::zero()) {
+      deliver(f);
+    } else {
+      sim_.schedule_after(flows_[f].latency, [this, f] { deliver(f); });
+    }
+  }
+}
+
+void FlowNetwork::deliver(std::uint32_t f) {
+  Flow& flow = flows_[f];
+  const FlowRecord record{
+      FlowId{f, flow.generation}, flow.spec.tag, flow.spec.size, flow.start, flow.drained,
+      flow.drained + flow.latency};
+  FlowCallback callback = std::move(flow.spec.on_complete);
+  flow.spec = FlowSpec{};
+  flow.in_use = false;
+  ++flow.generation;
+  free_flows_.push_back(f);
+  if (callback) {
+    callback(record);
+  }
+}
+
+void FlowNetwork::schedule_drain(std::uint32_t var) {
+  Var& v = vars_[var];
+  const Duration wait =
+      v.members.empty()
+          ? Duration::max()
+          : transfer_time_ceil(std::max(0.0, v.members.front().target - v.progress), v.rate);
+  if (wait > Duration::max() - sim_.now().time_since_epoch()) {
+    sim_.cancel(v.drain_event);  // Stalled at rate zero (or beyond the end of time).
+    return;
+  }
+  const SimTime when = sim_.now() + wait;
+  if (!sim_.reschedule(v.drain_event, when)) {
+    v.drain_event = sim_.schedule_at(when, [this, var] { on_drain(var); });
+  }
+}
+
+void FlowNetwork::notify_rate(std::uint32_t f, double rate) const {
+  if (rate_observer_) {
+    const Flow& flow = flows_[f];
+    rate_observer_(
+        RateChange{FlowId{f, flow.generation}, flow.spec.tag, sim_.now(), Bandwidth{rate}});
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Counters and checks
+
+LinkCounters FlowNetwork::counters(LinkId id) const {
+  const Link& link = checked_link(id);
+  LinkCounters counters = link.counters;
+  const Duration elapsed = sim_.now() - link.last_change;
+  counters.bytes_carried += link.load * to_seconds(elapsed);
+  if (counters.active_flows > 0) {
+    counters.busy_time += elapsed;
+  }
+  return counters;
+}
+
+Bandwidth FlowNetwork::load(LinkId id) const { return Bandwidth{checked_link(id).load}; }
+
+NetworkSnapshot FlowNetwork::snapshot() const {
+  NetworkSnapshot snap;
+  snap.problem.link_capacity.reserve(links_.size());
+  for (const Link& link : links_) {
+    snap.problem.link_capacity.push_back(link.capacity);
+  }
+  for (std::uint32_t var = 0; var < vars_.size(); ++var) {
+    const Var& v = vars_[var];
+    if (!v.in_use || v.members.empty()) {
+      continue;
+    }
+    FlowDemand demand{{}, v.weight, v.cap};
+    for (const Crossing& crossing : v.crossings) {
+      demand.links.insert(demand.links.end(), crossing.count, crossing.link);
+    }
+    std::sort(demand.links.begin(), demand.links.end());
+    snap.problem.flows.push_back(std::move(demand));
+    snap.rates.push_back(v.rate);
+    std::vector<FlowId> members;
+    for (const Member& member : v.members) {
+      members.push_back(FlowId{member.flow, flows_[member.flow].generation});
+    }
+    snap.members.push_back(std::move(members));
+  }
+  return snap;
+}
+
+bool FlowNetwork::is_full(const Link& link) const {
+  return link.load >= link.capacity * (1.0 - kRateEpsilon);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The incremental re-solve
+
+void FlowNetwork::resolve(const std::vector<std::uint32_t>& seed_vars,
+                          const std::vector<std::uint32_t>& seed_links) {
+  ++pass_;
+  coupled_vars_.clear();
+  full_links_.clear();
+  partial_links_.clear();
+  for (std::uint32_t var : seed_vars) {
+    couple(var);
+  }
+  for (std::uint32_t link : seed_links) {
+    visit_link(link);
+  }
+  std::size_t scanned = 0;
+  do {
+    collect_coupled(scanned);
+  } while (solve_coupled());
+  apply_rates();
+}
+
+void FlowNetwork::couple(std::uint32_t var) {
+  Var& v = vars_[var];
+  if (v.coupled == pass_ || v.members.empty()) {
+    return;
+  }
+  v.coupled = pass_;
+  coupled_vars_.push_back(var);
+}
+
+bool FlowNetwork::visit_link(std::uint32_t link) {
+  Link& l = links_[link];
+  if (l.visited == pass_) {
+    return false;
+  }
+  l.visited = pass_;
+  full_links_.push_back(link);
+  const std::size_t before = coupled_vars_.size();
+  for (const Crosser& crosser : l.crossers) {
+    couple(crosser.var);
+  }
+  return coupled_vars_.size() > before;
+}
+
+void FlowNetwork::collect_coupled(std::size_t& scanned) {
+  // Breadth-first from the coupled variables through full links; a link with room to spare
+  // is only noted, since it couples nobody unless the new rates fill it.
+  for (; scanned < coupled_vars_.size(); ++scanned) {
+    const Var& v = vars_[coupled_vars_[scanned]];
+    for (const Crossing& crossing : v.crossings) {
+      Link& l = links_[crossing.link];
+      if (l.visited == pass_) {
+        continue;
+      }
+      if (is_full(l)) {
+        visit_link(crossing.link);
+      } else if (l.touched != pass_) {
+        l.touched = pass_;
+        partial_links_.push_back(crossing.link);
+      }
+    }
+  }
+}
+
+bool FlowNetwork::solve_coupled() {
+  // Number the sub-problem's links: the fully coupled ones first, then the partly coupled.
+  std::uint32_t count = 0;
+  for (std::uint32_t link : full_links_) {
+    links_[link].local = count++;
+  }
+  for (std::uint32_t link : partial_links_) {
+    if (links_[link].visited != pass_) {
+      links_[link].local = count++;
+    }
+  }
+  sub_capacity_.assign(count, 0.0);
+  old_coupled_load_.assign(count, 0.0);
+  outside_load_.assign(count, 0.0);
+  new_coupled_load_.assign(count, 0.0);
+  sub_offsets_.assign(1, 0);
+  sub_links_.clear();
+  sub_weight_.clear();
+  sub_cap_.clear();
+  for (std::uint32_t var : coupled_vars_) {
+    const Var& v = vars_[var];
+    for (const Crossing& crossing : v.crossings) {
+      const std::uint32_t local = links_[crossing.link].local;
+      sub_links_.insert(sub_links_.end(), crossing.count, local);
+      old_coupled_load_[local] += v.rate * crossing.count;
+    }
+    sub_offsets_.push_back(static_cast<std::uint32_t>(sub_links_.size()));
+    sub_weight_.push_back(v.weight);
+    sub_cap_.push_back(v.cap);
+  }
+  for (std::uint32_t link : full_links_) {
+    sub_capacity_[links_[link].local] = links_[link].capacity;
+  }
+  for (std::uint32_t link : partial_links_) {
+    const Link& l = links_[link];
+    if (l.visited != pass_) {
+      // What the uncoupled crossers take stays theirs; the coupled ones share the rest.
+      outside_load_[l.local] = std::max(0.0, l.load - old_coupled_load_[l.local]);
+      sub_capacity_[l.local] = std::max(0.0, l.capacity - outside_load_[l.local]);
+    }
+  }
+  sub_rates_.assign(coupled_vars_.size(), 0.0);
+  solver_.solve(SharingProblemView{sub_capacity_, sub_offsets_, sub_links_, sub_weight_, sub_cap_},
+                sub_rates_);
+  ++stats_.solves;
+  stats_.variables_solved += coupled_vars_.size();
+
+  for (std::size_t i = 0; i < coupled_vars_.size(); ++i) {
+    for (std::uint32_t k = sub_offsets_[i]; k < sub_offsets_[i + 1]; ++k) {
+      new_coupled_load_[sub_links_[k]] += sub_rates_[i];
+    }
+  }
+  // A partly coupled link that the new rates fill couples its other crossers: widen, re-solve.
+  bool widened = false;
+  for (std::uint32_t link : partial_links_) {
+    const Link& l = links_[link];
+    if (l.visited == pass_) {
+      continue;
+    }
+    if (outside_load_[l.local] + new_coupled_load_[l.local] >= l.capacity * (1.0 - kRateEpsilon) &&
+        visit_link(link)) {
+      widened = true;
+    }
+  }
+  return widened;
+}
+
+void FlowNetwork::apply_rates() {
+  for (std::uint32_t link : full_links_) {
+    Link& l = links_[link];
+    settle(l);
+    l.load = new_coupled_load_[l.local];
+  }
+  for (std::uint32_t link : partial_links_) {
+    Link& l = links_[link];
+    if (l.visited == pass_) {
+      continue;
+    }
+    settle(l);
+    l.load = outside_load_[l.local] + new_coupled_load_[l.local];
+  }
+  for (std::size_t i = 0; i < coupled_vars_.size(); ++i) {
+    const std::uint32_t var = coupled_vars_[i];
+    Var& v = vars_[var];
+    if (sub_rates_[i] == v.rate) {
+      continue;
+    }
+    settle(v);
+    v.rate = sub_rates_[i];
+    schedule_drain(var);
+    for (const Member& member : v.members) {
+      notify_rate(member.flow, v.rate);
+    }
+  }
+}
+
+}  // namespace railsim::sim

@@ -1,0 +1,279 @@
+// File: sim/flow_network.hpp
+// FlowNetwork: directed links and the flows that share them, on a Simulator.
+//
+// A link has a capacity (bytes/s) and a latency. A flow moves `size` bytes along a path of links;
+// while it drains it holds a max-min fair share of every link on its path (weighted, and capped
+// by its own rate cap). It starts draining when started, finishes draining when its last byte has
+// left, and is delivered one path latency (the sum of its links' latencies) later, when its
+// completion callback runs. Its rate changes whenever flows start or finish around it, and its
+// bytes are integrated piecewise between those changes.
+//
+// Flow groups: members of a group share one rate variable, because they are stages of one
+// pipeline that moves at the pace of its slowest stage. The variable consumes its rate on every
+// link of every member (twice on a link that two members cross); its weight is the group's and
+// its cap the smallest of the group's and the members' caps. Members finish independently, each
+// when its own bytes are through.
+//
+// Incremental solving: on every change, only the rate variables coupled to it are re-solved. Two
+// variables are coupled through a link only while that link is full; a link with spare capacity
+// constrains nobody. So the engine re-solves the variables reachable from the change through
+// full links, checks whether the new rates fill any other link they cross, widens the set if so,
+// and repeats. The result is the exact max-min allocation of the whole network (the tests check
+// it against a full solve after every event), at a cost that grows with the coupled set, not
+// with the number of flows.
+#pragma once
+
+#include "sim/bandwidth.hpp"
+#include "sim/bytes.hpp"
+#include "sim/event_queue.hpp"
+#include "sim/max_min.hpp"
+#include "sim/simulator.hpp"
+#include "sim/time.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace railsim::sim {
+
+struct LinkId {
+  std::uint32_t index = 0;
+
+  constexpr auto operator<=>(const LinkId&) const = default;
+};
+
+// A flow's handle; it names a flow only while the flow is in the network (until delivered).
+struct FlowId {
+  std::uint32_t slot = 0;
+  std::uint32_t generation = 0;
+
+  constexpr bool operator==(const FlowId&) const = default;
+};
+
+struct GroupId {
+  std::uint32_t index = 0;
+
+  constexpr bool operator==(const GroupId&) const = default;
+};
+
+struct LinkSpec {
+  Bandwidth capacity;  // bytes/s in this link's direction, > 0
+  Duration latency{};  // propagation plus forwarding delay, >= 0
+  std::string name;    // for messages and reports
+};
+
+// What a flow did; handed to its completion callback.
+struct FlowRecord {
+  FlowId id;
+  std::uint64_t tag = 0;  // the caller's label from FlowSpec
+  Bytes size;
+  SimTime start;    // when it started draining
+  SimTime drained;  // when its last byte left the path's links
+  SimTime end;      // drained + path latency: when it was delivered
+};
+
+using FlowCallback = std::function<void(const FlowRecord&)>;
+
+struct FlowSpec {
+  std::vector<LinkId> path;                  // non-empty; no link twice
+  Bytes size;                                // >= 0
+  Bandwidth rate_cap = kUnboundedBandwidth;  // > 0
+  double weight = 1.0;                       // > 0; a group member takes its group's weight
+  std::optional<GroupId> group;
+  FlowCallback on_complete;
+  std::uint64_t tag = 0;
+};
+
+struct LinkCounters {
+  double bytes_carried = 0.0;  // integral of the link's load over time, in bytes
+  Duration busy_time{};        // time during which at least one flow crossed it
+  std::uint32_t active_flows = 0;
+  std::uint32_t peak_flows = 0;  // most flows crossing it at once
+};
+
+// The whole sharing problem as it stands, one entry per rate variable, with the rates the
+// engine holds for them: what tests compare against a full solve. O(total path length).
+struct NetworkSnapshot {
+  SharingProblem problem;
+  std::vector<double> rates;                 // bytes/s, in the order of problem.flows
+  std::vector<std::vector<FlowId>> members;  // the flows behind each variable
+};
+
+struct SolverStats {
+  std::uint64_t solves = 0;            // sub-problems solved
+  std::uint64_t variables_solved = 0;  // rate variables in them, summed
+};
+
+struct RateChange {
+  FlowId id;
+  std::uint64_t tag = 0;  // the caller's label from FlowSpec
+  SimTime time;
+  Bandwidth rate;
+};
+
+using RateObserver = std::function<void(const RateChange&)>;
+
+class FlowNetwork {
+ public:
+  explicit FlowNetwork(Simulator& simulator) : sim_(simulator) {}
+
+  FlowNetwork(const FlowNetwork&) = delete;
+  FlowNetwork& operator=(const FlowNetwork&) = delete;
+
+  LinkId add_link(LinkSpec spec);
+
+  std::size_t link_count() const { return links_.size(); }
+
+  const LinkSpec& link(LinkId id) const;
+
+  // Changes a link's capacity from now on (a port retrained at a lower rate, say); the flows
+  // crossing it are re-solved at once.
+  void set_link_capacity(LinkId id, Bandwidth capacity);
+
+  GroupId create_group(double weight = 1.0, Bandwidth rate_cap = kUnboundedBandwidth);
+
+  // Starts a flow now. Throws InputError for an empty path, a link twice in a path, a dangling
+  // link or group id, a negative size, a weight or cap <= 0, or a weight on a group member.
+  FlowId start_flow(FlowSpec spec);
+
+  // True while `id` names a flow in the network: started and not yet delivered.
+  bool contains(FlowId id) const;
+
+  // The flow's current rate (zero once drained, until delivered).
+  Bandwidth rate(FlowId id) const;
+
+  // Bytes the flow has moved so far.
+  double bytes_sent(FlowId id) const;
+
+  // Flows holding bandwidth now: started and not yet drained.
+  std::size_t draining_flow_count() const { return draining_flows_; }
+
+  LinkCounters counters(LinkId id) const;
+
+  // The link's current load: the sum of the rates crossing it.
+  Bandwidth load(LinkId id) const;
+
+  NetworkSnapshot snapshot() const;
+
+  const SolverStats& solver_stats() const { return stats_; }
+
+  // Called with a flow's new rate whenever it changes, and when it drains (rate zero).
+  void set_rate_observer(RateObserver observer) { rate_observer_ = std::move(observer); }
+
+ private:
+  // A link crossed by a rate variable, `count` times (once per member crossing it).
+  struct Crossing {
+    std::uint32_t link;
+    std::uint32_t count;
+    std::uint32_t position;  // this variable's index in the link's `crossers`
+  };
+
+  struct Crosser {
+    std::uint32_t var;
+    std::uint32_t crossing;  // index in the variable's `crossings`
+  };
+
+  struct Link {
+    LinkSpec spec;
+    double capacity;  // bytes/s
+    double load = 0.0;
+    std::vector<Crosser> crossers;
+    LinkCounters counters;
+    SimTime last_change = kTimeZero;  // when bytes_carried and busy_time were last brought up
+    std::uint32_t visited = 0;        // scratch: the pass that coupled all of this link's crossers
+    std::uint32_t touched = 0;        // scratch: the pass that met it as a partly coupled link
+    std::uint32_t local = 0;          // scratch: index in the sub-problem
+  };
+
+  struct Member {
+    double target;  // the variable's progress at which this member has drained
+    std::uint32_t flow;
+  };
+
+  // One rate variable: a single flow, or all members of a group.
+  struct Var {
+    double weight = 1.0;
+    double group_cap = kUnbounded;
+    double cap = kUnbounded;
+    double rate = 0.0;
+    double progress = 0.0;  // bytes moved per member since the variable was created
+    SimTime last_update = kTimeZero;
+    std::vector<Crossing> crossings;
+    std::vector<Member> members;  // a min-heap on target
+    EventId drain_event;
+    bool is_group = false;
+    bool in_use = false;
+    std::uint32_t coupled = 0;  // scratch: the pass that coupled this variable
+  };
+
+  struct Flow {
+    FlowSpec spec;
+    double start_progress = 0.0;
+    SimTime start;
+    SimTime drained;
+    Duration latency{};
+    std::uint32_t var = 0;
+    std::uint32_t generation = 0;
+    bool in_use = false;
+    bool draining = false;
+  };
+
+  const Link& checked_link(LinkId id) const;
+  std::uint32_t checked_flow(FlowId id) const;
+  void validate(const FlowSpec& spec) const;
+  std::uint32_t acquire_var();
+  std::uint32_t acquire_flow();
+  void settle(Var& var);
+  void settle(Link& link);
+  void add_crossing(std::uint32_t var, std::uint32_t link);
+  void remove_crossing(std::uint32_t var, std::uint32_t link);
+  void add_member(std::uint32_t var, std::uint32_t flow);
+  void on_drain(std::uint32_t var);
+  void deliver(std::uint32_t flow);
+  void resolve(const std::vector<std::uint32_t>& seed_vars,
+               const std::vector<std::uint32_t>& seed_links);
+  void couple(std::uint32_t var);
+  bool visit_link(std::uint32_t link);
+  void collect_coupled(std::size_t& scanned);
+  bool solve_coupled();
+  void apply_rates();
+  void schedule_drain(std::uint32_t var);
+  void notify_rate(std::uint32_t flow, double rate) const;
+  void release_var(std::uint32_t var);
+  bool is_full(const Link& link) const;
+  std::string link_label(std::uint32_t link) const;
+
+  Simulator& sim_;
+  std::vector<Link> links_;
+  std::vector<Var> vars_;
+  std::vector<std::uint32_t> free_vars_;
+  std::vector<std::uint32_t> groups_;  // GroupId -> its rate variable
+  std::vector<Flow> flows_;
+  std::vector<std::uint32_t> free_flows_;
+  std::size_t draining_flows_ = 0;
+  RateObserver rate_observer_;
+  SolverStats stats_;
+
+  // Scratch space of the re-solve, kept to avoid allocating on every event.
+  std::uint32_t pass_ = 0;
+  std::vector<std::uint32_t> coupled_vars_;
+  std::vector<std::uint32_t> full_links_;     // links all of whose crossers are coupled
+  std::vector<std::uint32_t> partial_links_;  // links also crossed by uncoupled variables
+  std::vector<double> sub_capacity_;
+  std::vector<double> old_coupled_load_;
+  std::vector<double> outside_load_;  // what uncoupled crossers of a partial link take
+  std::vector<double> new_coupled_load_;
+  std::vector<std::uint32_t> sub_offsets_;
+  std::vector<LinkIndex> sub_links_;
+  std::vector<double> sub_weight_;
+  std::vector<double> sub_cap_;
+  std::vector<double> sub_rates_;
+  std::vector<std::uint32_t> seed_vars_;
+  std::vector<std::uint32_t> seed_links_;
+  std::vector<std::uint32_t> drained_;
+  MaxMinSolver solver_;
+};
+
+}  // namespace railsim::sim

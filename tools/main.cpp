@@ -1,0 +1,93 @@
+// File: tools/main.cpp
+// `railsim`: global options (--help, --version) and dispatch to the subcommands. Every error
+// the libraries report as bad input ends here as `railsim: error: ...` with exit status 2.
+#include "railsim/version.hpp"
+
+#include "sim/assert.hpp"
+#include "sim/input_error.hpp"
+#include "tools/command.hpp"
+
+#include <boost/program_options.hpp>
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <cstdio>
+#include <exception>
+#include <iostream>
+#include <string>
+#include <vector>
+
+namespace po = boost::program_options;
+
+namespace railsim::tools {
+namespace {
+
+constexpr Command kCommands[] = {
+    {"engine-demo", "a few flows sharing links: their rates over time and finish times",
+     run_engine_demo},
+};
+
+void print_help(std::ostream& out) {
+  fmt::print(out,
+             "railsim {}: a discrete-event simulator of GPU-cluster fabrics and collectives\n\n"
+             "usage: railsim [--help] [--version] <command> [<args>]\n\n"
+             "commands:\n",
+             kVersion);
+  for (const Command& command : kCommands) {
+    fmt::print(out, "  {:<14} {}\n", command.name, command.summary);
+  }
+  fmt::print(out, "\n`railsim <command> --help` describes a command's options.\n");
+}
+
+int run(int argc, char** argv) {
+  // Global options stand before the command name; everything after it is the command's own,
+  // so that `railsim engine-demo --help` reaches the command.
+  int command_at = 1;
+  while (command_at < argc && argv[command_at][0] == '-') {
+    ++command_at;
+  }
+  po::options_description global("options");
+  global.add_options()("help,h", "show this help")("version", "print the version");
+  po::variables_map vm;
+  po::store(po::command_line_parser(command_at, argv).options(global).run(), vm);
+  if (vm.count("version")) {
+    fmt::print("railsim {}\n", kVersion);
+    return 0;
+  }
+  if (vm.count("help")) {
+    print_help(std::cout);
+    return 0;
+  }
+  if (command_at == argc) {
+    print_help(std::cerr);
+    throw sim::InputError("no command given");
+  }
+  const std::string name = argv[command_at];
+  const std::vector<std::string> rest(argv + command_at + 1, argv + argc);
+  for (const Command& command : kCommands) {
+    if (name == command.name) {
+      return command.run(rest, std::cout);
+    }
+  }
+  throw sim::InputError("unknown command '" + name + "' (see railsim --help)");
+}
+
+}  // namespace
+}  // namespace railsim::tools
+
+int main(int argc, char** argv) {
+  try {
+    return railsim::tools::run(argc, argv);
+  } catch (const railsim::sim::InputError& error) {
+    std::fflush(stdout);
+    fmt::print(stderr, "railsim: error: {}\n", error.what());
+  } catch (const po::error& error) {
+    std::fflush(stdout);
+    fmt::print(stderr, "railsim: error: {}\n", error.what());
+  } catch (const std::exception& error) {
+    std::fflush(stdout);
+    fmt::print(stderr, "railsim: internal error (please report it): {}\n", error.what());
+    return 3;
+  }
+  return 2;
+}
