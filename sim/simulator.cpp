@@ -56,9 +56,16 @@ void Simulator::run_one() {
   event.handler();
 }
 
+bool Simulator::step() {
+  if (queue_.empty()) {
+    return false;
+  }
+  run_one();
+  return true;
+}
+
 void Simulator::run() {
-  while (!queue_.empty()) {
-    run_one();
+  while (step()) {
   }
 }
 

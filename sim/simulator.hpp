@@ -34,6 +34,9 @@ class Simulator {
 
   bool pending(EventId id) const { return queue_.pending(id); }
 
+  // Runs the earliest pending event; false (and nothing happens) when none is left.
+  bool step();
+
   // Runs events in (time, sequence) order until none is left.
   void run();
 
