@@ -57,7 +57,7 @@ class EventQueue {
   // A popped event: its key and its handler, removed from the queue.
   struct Popped {
     SimTime time;
-    std::uint64_t sequence;
+    std::uint64_t sequence = 0;
     EventHandler handler;
   };
 
@@ -67,8 +67,8 @@ class EventQueue {
  private:
   struct Entry {
     SimTime time;
-    std::uint64_t sequence;
-    std::uint32_t slot;
+    std::uint64_t sequence = 0;
+    std::uint32_t slot = 0;
   };
 
   struct Slot {

@@ -14,6 +14,8 @@
 namespace railsim::sim {
 namespace {
 
+constexpr std::uint32_t kNoCrossing = 0xffffffffU;
+
 // Order of a variable's members: the first to drain on top (ties by flow slot, so runs repeat).
 constexpr auto kDrainsLater = [](const auto& a, const auto& b) {
   return a.target != b.target ? a.target > b.target : a.flow > b.flow;
@@ -269,6 +271,27 @@ void FlowNetwork::add_member(std::uint32_t var, std::uint32_t f) {
   }
 }
 
+std::uint32_t FlowNetwork::find_crossing(std::uint32_t var, std::uint32_t link) const {
+  // Search whichever list is shorter: a group of thousands of stages crosses thousands of links,
+  // and a busy link is crossed by thousands of variables, but rarely both at once.
+  const Var& v = vars_[var];
+  const Link& l = links_[link];
+  if (l.crossers.size() < v.crossings.size()) {
+    for (const Crosser& crosser : l.crossers) {
+      if (crosser.var == var) {
+        return crosser.crossing;
+      }
+    }
+    return kNoCrossing;
+  }
+  for (std::uint32_t i = 0; i < v.crossings.size(); ++i) {
+    if (v.crossings[i].link == link) {
+      return i;
+    }
+  }
+  return kNoCrossing;
+}
+
 void FlowNetwork::add_crossing(std::uint32_t var, std::uint32_t link) {
   Var& v = vars_[var];
   Link& l = links_[link];
@@ -276,11 +299,10 @@ void FlowNetwork::add_crossing(std::uint32_t var, std::uint32_t link) {
   l.load += v.rate;  // A group already running adds its rate here at once.
   ++l.counters.active_flows;
   l.counters.peak_flows = std::max(l.counters.peak_flows, l.counters.active_flows);
-  for (Crossing& crossing : v.crossings) {
-    if (crossing.link == link) {
-      ++crossing.count;
-      return;
-    }
+  const std::uint32_t existing = find_crossing(var, link);
+  if (existing != kNoCrossing) {
+    ++v.crossings[existing].count;
+    return;
   }
   l.crossers.push_back(Crosser{var, static_cast<std::uint32_t>(v.crossings.size())});
   v.crossings.push_back(Crossing{link, 1, static_cast<std::uint32_t>(l.crossers.size() - 1)});
@@ -292,22 +314,20 @@ void FlowNetwork::remove_crossing(std::uint32_t var, std::uint32_t link) {
   settle(l);
   l.load = std::max(0.0, l.load - v.rate);
   --l.counters.active_flows;
-  auto it = std::find_if(v.crossings.begin(), v.crossings.end(),
-                         [&](const Crossing& c) { return c.link == link; });
-  RAILSIM_ASSERT(it != v.crossings.end(), "a member's link is among its variable's crossings");
-  if (--it->count > 0) {
+  const std::uint32_t index = find_crossing(var, link);
+  RAILSIM_ASSERT(index != kNoCrossing, "a member's link is among its variable's crossings");
+  if (--v.crossings[index].count > 0) {
     return;
   }
   // Swap-remove from the link's crossers, then from the variable's crossings, mending the
   // back-indices of whatever moved.
-  const std::uint32_t position = it->position;
+  const std::uint32_t position = v.crossings[index].position;
   l.crossers[position] = l.crossers.back();
   l.crossers.pop_back();
   if (position < l.crossers.size()) {
     const Crosser moved = l.crossers[position];
     vars_[moved.var].crossings[moved.crossing].position = position;
   }
-  const auto index = static_cast<std::uint32_t>(it - v.crossings.begin());
   v.crossings[index] = v.crossings.back();
   v.crossings.pop_back();
   if (index < v.crossings.size()) {
@@ -358,9 +378,15 @@ void FlowNetwork::on_drain(std::uint32_t var) {
       release_var(var);
     }
   } else {
-    v.cap = v.group_cap;
-    for (const Member& member : v.members) {
-      v.cap = std::min(v.cap, flows_[member.flow].spec.rate_cap.bytes_per_s);
+    bool cap_left = false;
+    for (std::uint32_t f : drained_) {
+      cap_left = cap_left || flows_[f].spec.rate_cap.bytes_per_s == v.cap;
+    }
+    if (cap_left) {  // A departing member set the cap: find the next smallest.
+      v.cap = v.group_cap;
+      for (const Member& member : v.members) {
+        v.cap = std::min(v.cap, flows_[member.flow].spec.rate_cap.bytes_per_s);
+      }
     }
     seed_vars_.push_back(var);
   }
@@ -621,8 +647,10 @@ void FlowNetwork::apply_rates() {
     settle(v);
     v.rate = sub_rates_[i];
     schedule_drain(var);
-    for (const Member& member : v.members) {
-      notify_rate(member.flow, v.rate);
+    if (rate_observer_) {
+      for (const Member& member : v.members) {
+        notify_rate(member.flow, v.rate);
+      }
     }
   }
 }

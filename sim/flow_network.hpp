@@ -177,7 +177,7 @@ class FlowNetwork {
 
   struct Link {
     LinkSpec spec;
-    double capacity;  // bytes/s
+    double capacity = 0.0;  // bytes/s
     double load = 0.0;
     std::vector<Crosser> crossers;
     LinkCounters counters;
@@ -227,6 +227,7 @@ class FlowNetwork {
   std::uint32_t acquire_flow();
   void settle(Var& var);
   void settle(Link& link);
+  std::uint32_t find_crossing(std::uint32_t var, std::uint32_t link) const;
   void add_crossing(std::uint32_t var, std::uint32_t link);
   void remove_crossing(std::uint32_t var, std::uint32_t link);
   void add_member(std::uint32_t var, std::uint32_t flow);

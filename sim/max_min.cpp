@@ -127,10 +127,14 @@ void MaxMinSolver::solve(const SharingProblemView& problem, std::span<double> ra
     while (next_capped < capped_.size() && frozen_[capped_[next_capped]]) {
       ++next_capped;
     }
-    const double link_level = heap_.empty() ? kUnbounded : heap_.front().level;
-    const double cap_level = next_capped < capped_.size() ? problem.rate_cap[capped_[next_capped]] /
-                                                                problem.weight[capped_[next_capped]]
-                                                          : kUnbounded;
+    double link_level = kUnbounded;
+    if (!heap_.empty()) {
+      link_level = heap_.front().level;
+    }
+    double cap_level = kUnbounded;
+    if (next_capped < capped_.size()) {
+      cap_level = problem.rate_cap[capped_[next_capped]] / problem.weight[capped_[next_capped]];
+    }
     if (cap_level <= link_level) {
       const std::uint32_t f = capped_[next_capped++];
       level = std::max(level, cap_level);

@@ -18,7 +18,7 @@ struct SimClock {
   using rep = Duration::rep;
   using period = Duration::period;
   using time_point = std::chrono::time_point<SimClock>;
-  static constexpr bool is_steady = true;
+  static constexpr bool is_steady = true;  // NOLINT(readability-identifier-naming): std name
 };
 
 using SimTime = SimClock::time_point;

@@ -122,6 +122,7 @@ TEST(EventQueue, RandomOperationsKeepTheOrderOfASortedReference) {
     return a.time != b.time ? a.time < b.time : a.order < b.order;
   });
   std::vector<int> expected;
+  expected.reserve(live.size());
   for (const Live& e : live) {
     expected.push_back(e.label);
   }

@@ -29,7 +29,8 @@ class FlowFixture : public ::testing::Test {
     crossed.push_back({spec.path, spec.size});
     sim.schedule_at(at(when), [this, spec = std::move(spec)]() mutable {
       spec.on_complete = [this](const FlowRecord& r) { done[r.tag] = r; };
-      ids[spec.tag] = net.start_flow(std::move(spec));
+      const std::uint64_t tag_of_flow = spec.tag;
+      ids[tag_of_flow] = net.start_flow(std::move(spec));
     });
   }
 

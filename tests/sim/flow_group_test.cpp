@@ -113,6 +113,22 @@ TEST_F(FlowGroupTest, MemberCapCapsTheGroup) {
   expect_at(done[2].drained, 0.1);
 }
 
+TEST_F(FlowGroupTest, GroupSpeedsUpWhenItsCappedMemberDrains) {
+  // Stages on two links of 100; stage 2 (1 GB) is capped at 20, so both run at 20. Stage 2
+  // drains at 0.05 s, when stage 1 (10 GB) has sent 1 GB; uncapped, it sends the other 9 GB at
+  // 100 in 0.09 s: 0.14 s.
+  const LinkId a = link(100);
+  const LinkId b = link(100);
+  const GroupId group = net.create_group();
+  FlowSpec slow = member(group, {b}, gb(1));
+  slow.rate_cap = gbytes_per_s(20);
+  flow_at(us(0), 1, member(group, {a}, gb(10)));
+  flow_at(us(0), 2, slow);
+  run();
+  expect_at(done[2].drained, 0.05);
+  expect_at(done[1].drained, 0.14);
+}
+
 TEST_F(FlowGroupTest, EmptiedGroupCanBeReused) {
   // A group drains, then a new stage joins it alone on 50 GB/s: 1 GB in 20 ms.
   const LinkId l = link(50);

@@ -39,6 +39,7 @@ struct RandomScenario {
       net.add_link({gbytes_per_s(capacity(rng)), ns(static_cast<double>(rng() % 500)), ""});
     }
     std::vector<GroupId> groups;
+    groups.reserve(static_cast<std::size_t>(shape.groups));
     for (int g = 0; g < shape.groups; ++g) {
       groups.push_back(net.create_group(unit(rng) < 0.3 ? 2.0 : 1.0));
     }
