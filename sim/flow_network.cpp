@@ -71,9 +71,8 @@ void FlowNetwork::set_link_capacity(LinkId id, Bandwidth capacity) {
   settle(link);
   link.capacity = capacity.bytes_per_s;
   link.spec.capacity = capacity;
-  seed_vars_.clear();
-  seed_links_.assign(1, id.index);
-  resolve(seed_vars_, seed_links_);
+  pending_links_.push_back(id.index);
+  request_resolve();
 }
 
 GroupId FlowNetwork::create_group(double weight, Bandwidth rate_cap) {
@@ -159,17 +158,11 @@ FlowId FlowNetwork::start_flow(FlowSpec spec) {
     v.cap = flow.spec.rate_cap.bytes_per_s;
     v.last_update = sim_.now();
   }
-  const double rate_before = vars_[var].rate;
   add_member(var, f);
   ++draining_flows_;
-  seed_vars_.assign(1, var);
-  seed_links_.clear();
-  resolve(seed_vars_, seed_links_);
-  schedule_drain(var);
-  if (vars_[var].rate == rate_before) {
-    // The variable's rate did not move, so resolve() told nobody: tell the newcomer.
-    notify_rate(f, rate_before);
-  }
+  pending_vars_.push_back(var);
+  pending_started_.push_back(f);
+  request_resolve();
   return id;
 }
 
@@ -354,11 +347,10 @@ void FlowNetwork::on_drain(std::uint32_t var) {
   } while (!v.members.empty() && v.members.front().target <= v.progress + slack);
 
   // A link that was full before these members left may let its other crossers speed up.
-  seed_links_.clear();
   for (std::uint32_t f : drained_) {
     for (LinkId link : flows_[f].spec.path) {
       if (is_full(links_[link.index])) {
-        seed_links_.push_back(link.index);
+        pending_links_.push_back(link.index);
       }
     }
   }
@@ -371,7 +363,6 @@ void FlowNetwork::on_drain(std::uint32_t var) {
       remove_crossing(var, link.index);
     }
   }
-  seed_vars_.clear();
   if (v.members.empty()) {
     v.rate = 0.0;
     if (!v.is_group) {
@@ -388,15 +379,12 @@ void FlowNetwork::on_drain(std::uint32_t var) {
         v.cap = std::min(v.cap, flows_[member.flow].spec.rate_cap.bytes_per_s);
       }
     }
-    seed_vars_.push_back(var);
+    pending_vars_.push_back(var);
   }
   for (std::uint32_t f : drained_) {
     notify_rate(f, 0.0);
   }
-  resolve(seed_vars_, seed_links_);
-  if (vars_[var].in_use && !vars_[var].members.empty()) {
-    schedule_drain(var);
-  }
+  request_resolve();
   for (std::uint32_t f : drained_) {
     if (flows_[f].latency == Duration::zero()) {
       deliver(f);
@@ -494,6 +482,31 @@ bool FlowNetwork::is_full(const Link& link) const {
 
 // ---------------------------------------------------------------------------------------------
 // The incremental re-solve
+
+void FlowNetwork::request_resolve() {
+  if (!sim_.pending(resolve_event_)) {
+    resolve_event_ = sim_.schedule_at(sim_.now(), [this] { resolve_pending(); });
+  }
+}
+
+void FlowNetwork::resolve_pending() {
+  resolve(pending_vars_, pending_links_);
+  for (std::uint32_t var : pending_vars_) {
+    // Its members changed, so its first drain may have changed even where its rate did not.
+    if (vars_[var].in_use && !vars_[var].members.empty()) {
+      schedule_drain(var);
+    }
+  }
+  for (std::uint32_t f : pending_started_) {
+    const Flow& flow = flows_[f];
+    if (flow.draining && vars_[flow.var].rate_pass != pass_) {
+      notify_rate(f, vars_[flow.var].rate);  // apply_rates() told only the variables it changed
+    }
+  }
+  pending_vars_.clear();
+  pending_links_.clear();
+  pending_started_.clear();
+}
 
 void FlowNetwork::resolve(const std::vector<std::uint32_t>& seed_vars,
                           const std::vector<std::uint32_t>& seed_links) {
@@ -646,6 +659,7 @@ void FlowNetwork::apply_rates() {
     }
     settle(v);
     v.rate = sub_rates_[i];
+    v.rate_pass = pass_;
     schedule_drain(var);
     if (rate_observer_) {
       for (const Member& member : v.members) {

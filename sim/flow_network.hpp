@@ -14,6 +14,11 @@
 // its cap the smallest of the group's and the members' caps. Members finish independently, each
 // when its own bytes are through.
 //
+// Batching: changes made at one simulated time (flows started or drained, capacities set) are
+// solved together, by one event at that time queued after the handlers already due then. Until
+// it runs, a flow started at this instant shows rate zero; no time passes in between, so no byte
+// is miscounted, and a thousand flows started at once cost one solve instead of a thousand.
+//
 // Incremental solving: on every change, only the rate variables coupled to it are re-solved. Two
 // variables are coupled through a link only while that link is full; a link with spare capacity
 // constrains nobody. So the engine re-solves the variables reachable from the change through
@@ -157,6 +162,9 @@ class FlowNetwork {
 
   NetworkSnapshot snapshot() const;
 
+  // False while changes made at this instant wait for their re-solve (see the class comment).
+  bool settled() const { return !sim_.pending(resolve_event_); }
+
   const SolverStats& solver_stats() const { return stats_; }
 
   // Called with a flow's new rate whenever it changes, and when it drains (rate zero).
@@ -205,7 +213,8 @@ class FlowNetwork {
     EventId drain_event;
     bool is_group = false;
     bool in_use = false;
-    std::uint32_t coupled = 0;  // scratch: the pass that coupled this variable
+    std::uint32_t coupled = 0;    // scratch: the pass that coupled this variable
+    std::uint32_t rate_pass = 0;  // the pass that last changed its rate
   };
 
   struct Flow {
@@ -233,6 +242,8 @@ class FlowNetwork {
   void add_member(std::uint32_t var, std::uint32_t flow);
   void on_drain(std::uint32_t var);
   void deliver(std::uint32_t flow);
+  void request_resolve();
+  void resolve_pending();
   void resolve(const std::vector<std::uint32_t>& seed_vars,
                const std::vector<std::uint32_t>& seed_links);
   void couple(std::uint32_t var);
@@ -271,8 +282,11 @@ class FlowNetwork {
   std::vector<double> sub_weight_;
   std::vector<double> sub_cap_;
   std::vector<double> sub_rates_;
-  std::vector<std::uint32_t> seed_vars_;
-  std::vector<std::uint32_t> seed_links_;
+  // Changes made at the current instant, solved together by resolve_event_.
+  EventId resolve_event_;
+  std::vector<std::uint32_t> pending_vars_;
+  std::vector<std::uint32_t> pending_links_;
+  std::vector<std::uint32_t> pending_started_;
   std::vector<std::uint32_t> drained_;
   MaxMinSolver solver_;
 };

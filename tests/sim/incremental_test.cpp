@@ -21,6 +21,7 @@ struct ScenarioShape {
   int links;
   int flows;
   int groups;
+  bool coincident = false;  // starts on a 10 ms grid and sizes in 100 MB steps: many ties
 };
 
 // Random links and flows (some capped, weighted, grouped, zero-sized, starting at random
@@ -57,6 +58,11 @@ struct RandomScenario {
         }
       }
       spec.size = unit(rng) < 0.05 ? bytes(0) : bytes(size(rng));
+      std::int64_t start = start_ps(rng);
+      if (shape.coincident) {
+        spec.size = mb(100) * (spec.size.count / mb(100).count);
+        start -= start % ms(10).count();
+      }
       if (unit(rng) < 0.2) {
         spec.rate_cap = gbytes_per_s(capacity(rng) / 3.0);
       }
@@ -67,7 +73,7 @@ struct RandomScenario {
       }
       spec.tag = static_cast<std::uint64_t>(f);
       crossed.push_back({spec.path, spec.size});
-      sim.schedule_at(at(ps(start_ps(rng))), [this, spec = std::move(spec)]() mutable {
+      sim.schedule_at(at(ps(start)), [this, spec = std::move(spec)]() mutable {
         spec.on_complete = [this](const FlowRecord& r) {
           log.emplace_back(r.tag, r.start.time_since_epoch().count(),
                            r.drained.time_since_epoch().count(), r.end.time_since_epoch().count());
@@ -93,15 +99,17 @@ TEST_P(IncrementalEngine, AgreesWithAFullResolveAfterEveryEvent) {
 
 INSTANTIATE_TEST_SUITE_P(Shapes,
                          IncrementalEngine,
-                         ::testing::Values(ScenarioShape{1, 10, 0},    // one shared link
-                                           ScenarioShape{4, 30, 0},    // dense coupling
-                                           ScenarioShape{12, 60, 3},   // groups
-                                           ScenarioShape{40, 120, 6},  // sparse coupling
-                                           ScenarioShape{8, 80, 20}),  // many small groups
+                         ::testing::Values(ScenarioShape{1, 10, 0},         // one shared link
+                                           ScenarioShape{4, 30, 0},         // dense coupling
+                                           ScenarioShape{12, 60, 3},        // groups
+                                           ScenarioShape{40, 120, 6},       // sparse coupling
+                                           ScenarioShape{8, 80, 20},        // many small groups
+                                           ScenarioShape{6, 80, 4, true}),  // simultaneous changes
                          [](const auto& test_info) {
                            return "Links" + std::to_string(test_info.param.links) + "Flows" +
                                   std::to_string(test_info.param.flows) + "Groups" +
-                                  std::to_string(test_info.param.groups);
+                                  std::to_string(test_info.param.groups) +
+                                  (test_info.param.coincident ? "Coincident" : "");
                          });
 
 TEST(Determinism, SameSeedGivesIdenticalEventLogs) {

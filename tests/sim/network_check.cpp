@@ -31,13 +31,18 @@ void expect_invariants(const FlowNetwork& network) {
 }
 
 void run_checked(Simulator& sim, const FlowNetwork& network) {
-  expect_invariants(network);
-  while (sim.step()) {
-    expect_invariants(network);
+  std::size_t checked = 0;
+  do {
+    // Between a change and its re-solve at the same instant the rates are knowingly stale.
+    if (network.settled()) {
+      expect_invariants(network);
+      ++checked;
+    }
     if (::testing::Test::HasFatalFailure()) {
       return;
     }
-  }
+  } while (sim.step());
+  EXPECT_GT(checked, 0U);
 }
 
 void expect_bytes_conserved(const FlowNetwork& network, const std::vector<CrossedBytes>& flows) {

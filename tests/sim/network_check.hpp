@@ -15,7 +15,8 @@ namespace railsim::sim::testing {
 
 void expect_invariants(const FlowNetwork& network);
 
-// Runs the simulation to its end, checking the invariants after every event.
+// Runs the simulation to its end, checking the invariants after every event that leaves the
+// network settled (its rates solved for the current instant).
 void run_checked(Simulator& sim, const FlowNetwork& network);
 
 struct CrossedBytes {
