@@ -190,8 +190,8 @@ class FlowNetwork {
     std::vector<Crosser> crossers;
     LinkCounters counters;
     SimTime last_change = kTimeZero;  // when bytes_carried and busy_time were last brought up
-    std::uint32_t visited = 0;        // scratch: the pass that coupled all of this link's crossers
-    std::uint32_t touched = 0;        // scratch: the pass that met it as a partly coupled link
+    std::uint64_t visited = 0;        // scratch: the pass that coupled all of this link's crossers
+    std::uint64_t touched = 0;        // scratch: the pass that met it as a partly coupled link
     std::uint32_t local = 0;          // scratch: index in the sub-problem
   };
 
@@ -213,8 +213,8 @@ class FlowNetwork {
     EventId drain_event;
     bool is_group = false;
     bool in_use = false;
-    std::uint32_t coupled = 0;    // scratch: the pass that coupled this variable
-    std::uint32_t rate_pass = 0;  // the pass that last changed its rate
+    std::uint64_t coupled = 0;    // scratch: the pass that coupled this variable
+    std::uint64_t rate_pass = 0;  // the pass that last changed its rate
   };
 
   struct Flow {
@@ -269,7 +269,7 @@ class FlowNetwork {
   SolverStats stats_;
 
   // Scratch space of the re-solve, kept to avoid allocating on every event.
-  std::uint32_t pass_ = 0;
+  std::uint64_t pass_ = 0;  // 64 bits: a stamp never comes round again
   std::vector<std::uint32_t> coupled_vars_;
   std::vector<std::uint32_t> full_links_;     // links all of whose crossers are coupled
   std::vector<std::uint32_t> partial_links_;  // links also crossed by uncoupled variables

@@ -120,9 +120,16 @@ void MaxMinSolver::solve(const SharingProblemView& problem, std::span<double> ra
   double level = 0.0;
   std::size_t next_capped = 0;
   while (unfrozen > 0) {
+    // A stale entry's level is a lower bound of the link's true level, because levels only
+    // rise as flows freeze; so a stale minimum is re-keyed in place of being discarded, and the
+    // heap never holds more than one entry per link.
     while (!heap_.empty() && heap_.front().version != version_[heap_.front().link]) {
+      const LinkIndex stale = heap_.front().link;
       std::pop_heap(heap_.begin(), heap_.end(), kHeapOrder);
       heap_.pop_back();
+      if (active_crossings_[stale] > 0) {
+        push_level(stale, level);
+      }
     }
     while (next_capped < capped_.size() && frozen_[capped_[next_capped]]) {
       ++next_capped;
@@ -138,7 +145,7 @@ void MaxMinSolver::solve(const SharingProblemView& problem, std::span<double> ra
     if (cap_level <= link_level) {
       const std::uint32_t f = capped_[next_capped++];
       level = std::max(level, cap_level);
-      freeze(problem, f, problem.rate_cap[f], level, rates);
+      freeze(problem, f, problem.rate_cap[f], rates);
       --unfrozen;
       continue;
     }
@@ -149,7 +156,7 @@ void MaxMinSolver::solve(const SharingProblemView& problem, std::span<double> ra
     for (std::uint32_t i = link_offsets_[link]; i < link_offsets_[link + 1]; ++i) {
       const std::uint32_t f = link_flows_[i];
       if (!frozen_[f]) {
-        freeze(problem, f, problem.weight[f] * level, level, rates);
+        freeze(problem, f, problem.weight[f] * level, rates);
         --unfrozen;
       }
     }
@@ -159,7 +166,6 @@ void MaxMinSolver::solve(const SharingProblemView& problem, std::span<double> ra
 void MaxMinSolver::freeze(const SharingProblemView& problem,
                           std::uint32_t flow,
                           double rate,
-                          double level,
                           std::span<double> rates) {
   frozen_[flow] = true;
   rates[flow] = rate;
@@ -169,13 +175,7 @@ void MaxMinSolver::freeze(const SharingProblemView& problem,
     residual_[link] -= rate;
     active_weight_[link] -= weight;
     --active_crossings_[link];
-    ++version_[link];  // Any heap entry of this link is now stale.
-  }
-  for (std::uint32_t i = problem.flow_offsets[flow]; i < problem.flow_offsets[flow + 1]; ++i) {
-    const LinkIndex link = problem.flow_links[i];
-    if (active_crossings_[link] > 0) {
-      push_level(link, level);
-    }
+    ++version_[link];  // The link's heap entry is now stale; it is re-keyed when it surfaces.
   }
 }
 

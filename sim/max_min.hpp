@@ -77,7 +77,6 @@ class MaxMinSolver {
   void freeze(const SharingProblemView& problem,
               std::uint32_t flow,
               double rate,
-              double level,
               std::span<double> rates);
   void push_level(LinkIndex link, double level_floor);
 
