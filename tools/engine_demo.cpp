@@ -11,6 +11,7 @@
 #include "sim/flow_network.hpp"
 #include "sim/simulator.hpp"
 #include "tools/command.hpp"
+#include "tools/command_line.hpp"
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
@@ -46,14 +47,11 @@ std::string path_text(const sim::FlowNetwork& network, const std::vector<sim::Li
 
 int run_engine_demo(const std::vector<std::string>& args, std::ostream& out) {
   po::options_description options("railsim engine-demo [--help]");
-  options.add_options()("help,h", "show this help");
   po::variables_map vm;
-  po::store(po::command_line_parser(args).options(options).run(), vm);
-  if (vm.count("help")) {
-    fmt::print(out,
-               "Three flows share one 400 Gb/s port: shows the flow engine's max-min rates and "
-               "finish times.\n\n{}",
-               fmt::streamed(options));
+  if (!parse_command_line(args, options,
+                          "Three flows share one 400 Gb/s port: shows the flow engine's max-min "
+                          "rates and finish times.",
+                          out, vm)) {
     return 0;
   }
 

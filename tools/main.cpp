@@ -25,6 +25,7 @@ namespace {
 constexpr Command kCommands[] = {
     {"engine-demo", "a few flows sharing links: their rates over time and finish times",
      run_engine_demo},
+    {"topo", "a server's GPU/NIC distance matrix, as nvidia-smi topo -m prints it", run_topo},
 };
 
 void print_help(std::ostream& out) {

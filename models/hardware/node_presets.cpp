@@ -1,0 +1,215 @@
+// File: models/hardware/node_presets.cpp
+// The preset servers, built with NodeBuilder so each reads as its block diagram.
+// Figures and their sources: docs/hardware.md (from fabric-facts.md §4 and the nvidia-smi dumps).
+#include "models/hardware/node_presets.hpp"
+
+#include "models/did_you_mean.hpp"
+#include "sim/input_error.hpp"
+
+#include <fmt/format.h>
+
+namespace railsim::models {
+namespace {
+
+// Appends the parts of a NodeSpec and hands back the indices that later parts attach to.
+class NodeBuilder {
+ public:
+  explicit NodeBuilder(NodeSpec& node) : node_(node) {}
+
+  int numa(int id, int socket, std::string cpus) {
+    node_.numa_nodes.push_back({id, socket, std::move(cpus)});
+    return static_cast<int>(node_.numa_nodes.size() - 1);
+  }
+
+  PcieParent host_bridge(int numa) {
+    node_.host_bridges.push_back({numa});
+    return {PcieParent::Kind::kHostBridge, static_cast<int>(node_.host_bridges.size() - 1)};
+  }
+
+  PcieParent pcie_switch(PcieParent parent, PcieLink uplink) {
+    node_.switches.push_back({parent, uplink});
+    return {PcieParent::Kind::kSwitch, static_cast<int>(node_.switches.size() - 1)};
+  }
+
+  void gpu(std::string model, PcieParent parent, PcieLink link) {
+    node_.gpus.push_back({std::move(model), parent, link});
+  }
+
+  void nic(Nic nic) { node_.nics.push_back(std::move(nic)); }
+
+ private:
+  NodeSpec& node_;
+};
+
+constexpr PcieLink kGen4x16{4, 16};
+constexpr PcieLink kGen5x16{5, 16};
+
+Nic connectx(std::string name,
+             std::string model,
+             PcieParent parent,
+             PcieLink link,
+             sim::Bandwidth rate,
+             NicRole role) {
+  Nic nic;
+  nic.name = std::move(name);
+  nic.model = std::move(model);
+  nic.parent = parent;
+  nic.link = link;
+  nic.port_rate = rate;
+  nic.role = role;
+  return nic;
+}
+
+// DGX H100: 2 x Xeon 8480C; one Gen5 switch per GPU-NIC pair, each on its own host bridge,
+// four per socket (GPU_i PIX to its CX-7, NODE to the rest of the socket, SYS across).
+// Storage functions sit under GPU0's and GPU4's switches as in the public HGX H100 dumps.
+NodeSpec dgx_h100(std::string name, const std::string& gpu_model) {
+  NodeSpec node;
+  node.name = std::move(name);
+  node.description =
+      "8x " + gpu_model + ", NVLink 4 via 4 NVSwitch, 8x ConnectX-7 NDR 400G, PCIe Gen5";
+  node.sockets = {{"Intel Xeon Platinum 8480C", sim::gbytes_per_s(307.2)},
+                  {"Intel Xeon Platinum 8480C", sim::gbytes_per_s(307.2)}};
+  node.inter_socket = sim::gbytes_per_s(22);
+  node.nvlink = {NvlinkKind::kSwitch, 18, sim::gbytes_per_s(25), 4, {}};
+  NodeBuilder b(node);
+  const int numa[2] = {b.numa(0, 0, "0-55,112-167"), b.numa(1, 1, "56-111,168-223")};
+  PcieParent sw[8];
+  for (int g = 0; g < 8; ++g) {
+    sw[g] = b.pcie_switch(b.host_bridge(numa[g / 4]), kGen5x16);
+    b.gpu(gpu_model, sw[g], kGen5x16);
+  }
+
+  // mlx5 numbering as the DGX H100 user guide and the HGX dumps give it.
+  struct Function {
+    int mlx5;
+    int below_gpu;
+    NicRole role;
+  };
+
+  constexpr Function kFunctions[] = {
+      {0, 0, NicRole::kCompute}, {1, 0, NicRole::kStorage},  {2, 0, NicRole::kStorage},
+      {3, 1, NicRole::kCompute}, {4, 2, NicRole::kCompute},  {5, 3, NicRole::kCompute},
+      {6, 4, NicRole::kCompute}, {7, 4, NicRole::kStorage},  {8, 4, NicRole::kStorage},
+      {9, 5, NicRole::kCompute}, {10, 6, NicRole::kCompute}, {11, 7, NicRole::kCompute}};
+  for (const Function& f : kFunctions) {
+    b.nic(connectx(fmt::format("mlx5_{}", f.mlx5), "ConnectX-7", sw[f.below_gpu], kGen5x16,
+                   sim::gbps(400), f.role));
+  }
+  return node;
+}
+
+// DGX A100: 2 x EPYC 7742 in NPS4 (8 NUMA nodes); four Gen4 switch complexes, each a top
+// switch over four lower ones holding GPU a, GPU b and their two CX-6 HDR NICs (all PXB to each
+// other); two dual-port storage CX-6 on NUMA nodes without GPUs.
+NodeSpec dgx_a100() {
+  NodeSpec node;
+  node.name = "dgx-a100";
+  node.description = "8x A100-SXM4, NVLink 3 via 6 NVSwitch, 8x ConnectX-6 HDR 200G, PCIe Gen4";
+  node.sockets = {{"AMD EPYC 7742", sim::gbytes_per_s(204.8)},
+                  {"AMD EPYC 7742", sim::gbytes_per_s(204.8)}};
+  node.inter_socket = sim::gbytes_per_s(16);
+  node.nvlink = {NvlinkKind::kSwitch, 12, sim::gbytes_per_s(25), 6, {}};
+  NodeBuilder b(node);
+  int numa[8];
+  for (int n = 0; n < 8; ++n) {
+    numa[n] = b.numa(
+        n, n / 4, fmt::format("{}-{},{}-{}", 16 * n, 16 * n + 15, 128 + 16 * n, 128 + 16 * n + 15));
+  }
+
+  // GPU pairs and their NICs: (GPUs, NUMA node, mlx5 of the two NICs), from the dump.
+  struct Complex {
+    int first_gpu;
+    int numa;
+    int mlx5[2];
+  };
+
+  constexpr Complex kComplexes[] = {{0, 3, {0, 1}}, {2, 1, {2, 3}}, {4, 7, {6, 7}}, {6, 5, {8, 9}}};
+  constexpr int kStorageNuma[] = {2, 6};  // inferred: NUMA nodes with no GPU complex
+  std::vector<Nic> nics(12);
+  for (const Complex& c : kComplexes) {
+    const PcieParent top = b.pcie_switch(b.host_bridge(numa[c.numa]), kGen4x16);
+    for (int k = 0; k < 2; ++k) {
+      b.gpu("A100-SXM4-80GB", b.pcie_switch(top, kGen4x16), kGen4x16);
+    }
+    for (int mlx5 : c.mlx5) {
+      nics[static_cast<std::size_t>(mlx5)] =
+          connectx(fmt::format("mlx5_{}", mlx5), "ConnectX-6", b.pcie_switch(top, kGen4x16),
+                   kGen4x16, sim::gbps(200), NicRole::kCompute);
+    }
+  }
+  for (int s = 0; s < 2; ++s) {
+    const PcieParent sw = b.pcie_switch(b.host_bridge(numa[kStorageNuma[s]]), kGen4x16);
+    for (int port = 0; port < 2; ++port) {
+      const int mlx5 = 4 + 6 * s + port;
+      nics[static_cast<std::size_t>(mlx5)] =
+          connectx(fmt::format("mlx5_{}", mlx5), "ConnectX-6", sw, kGen4x16, sim::gbps(200),
+                   NicRole::kStorage);
+    }
+  }
+  for (Nic& nic : nics) {
+    b.nic(std::move(nic));
+  }
+  return node;
+}
+
+// 8 x A100 PCIe with NVLink bridges in pairs, as in the nvidia-smi dump of nccl-tests issue 178:
+// each bridged pair below one switch on its own host bridge, two pairs per socket. Two CX-6 HDR
+// NICs, one below the first pair of each socket (placement assumed: the dump lists no NICs).
+NodeSpec a100_pcie_nvlink_bridge() {
+  NodeSpec node;
+  node.name = "a100-pcie-nvlink-bridge";
+  node.description = "8x A100 PCIe, NVLink bridges in pairs, no NVSwitch, 2x ConnectX-6 HDR 200G";
+  node.sockets = {{"AMD EPYC 7543 (assumed)", sim::gbytes_per_s(204.8)},
+                  {"AMD EPYC 7543 (assumed)", sim::gbytes_per_s(204.8)}};
+  node.inter_socket = sim::gbytes_per_s(16);
+  node.nvlink = {
+      NvlinkKind::kBridge, 12, sim::gbytes_per_s(25), 0, {{0, 1}, {2, 3}, {4, 5}, {6, 7}}};
+  NodeBuilder b(node);
+  const int numa[2] = {b.numa(0, 0, "0-31,64-95"), b.numa(1, 1, "32-63,96-127")};
+  for (int pair = 0; pair < 4; ++pair) {
+    const PcieParent sw = b.pcie_switch(b.host_bridge(numa[pair / 2]), kGen4x16);
+    b.gpu("A100-PCIE-80GB", sw, kGen4x16);
+    b.gpu("A100-PCIE-80GB", sw, kGen4x16);
+    if (pair % 2 == 0) {
+      b.nic(connectx(fmt::format("mlx5_{}", pair / 2), "ConnectX-6", sw, kGen4x16, sim::gbps(200),
+                     NicRole::kCompute));
+    }
+  }
+  return node;
+}
+
+struct Preset {
+  const char* name;
+  NodeSpec (*build)();
+};
+
+constexpr Preset kPresets[] = {
+    {"dgx-a100", dgx_a100},
+    {"dgx-h100", [] { return dgx_h100("dgx-h100", "H100-SXM5-80GB"); }},
+    {"hgx-h200", [] { return dgx_h100("hgx-h200", "H200-SXM-141GB"); }},
+    {"a100-pcie-nvlink-bridge", a100_pcie_nvlink_bridge},
+};
+
+}  // namespace
+
+std::vector<std::string> node_preset_names() {
+  std::vector<std::string> names;
+  for (const Preset& preset : kPresets) {
+    names.emplace_back(preset.name);
+  }
+  return names;
+}
+
+NodeSpec node_preset(std::string_view name) {
+  for (const Preset& preset : kPresets) {
+    if (name == preset.name) {
+      return preset.build();
+    }
+  }
+  const std::vector<std::string> names = node_preset_names();
+  throw sim::InputError(fmt::format("unknown node preset '{}'{}; known presets: {}", name,
+                                    did_you_mean(name, names), fmt::join(names, ", ")));
+}
+
+}  // namespace railsim::models

@@ -1,0 +1,20 @@
+// File: models/hardware/node_presets.hpp
+// Server presets from real designs: dgx-a100, dgx-h100 (hgx-h200 shares its layout) and
+// a100-pcie-nvlink-bridge, a PCIe-only server with NVLink-bridged GPU pairs and fewer NICs than
+// GPUs. docs/hardware.md gives the source of every figure and says which placements are inferred.
+#pragma once
+
+#include "models/hardware/node_spec.hpp"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace railsim::models {
+
+std::vector<std::string> node_preset_names();
+
+// Throws sim::InputError naming the known presets for an unknown name.
+NodeSpec node_preset(std::string_view name);
+
+}  // namespace railsim::models

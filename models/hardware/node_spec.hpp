@@ -1,0 +1,94 @@
+// File: models/hardware/node_spec.hpp
+// NodeSpec: one server as data. CPU sockets hold NUMA nodes; each NUMA node has PCIe host
+// bridges (root complexes); PCIe switches hang below host bridges or other switches; GPUs and
+// NICs hang below either. GPUs may also share an NVLink domain (an NVSwitch crossbar, or bridged
+// pairs). Everything refers to everything else by index, and the GPU-NIC and GPU-GPU distance
+// classes (PIX, PXB, PHB, NODE, SYS) are derived from this tree, never declared.
+#pragma once
+
+#include "models/hardware/pcie.hpp"
+#include "sim/bandwidth.hpp"
+#include "sim/time.hpp"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace railsim::models {
+
+// Where a PCIe device or switch attaches: to a host bridge, or below a PCIe switch.
+struct PcieParent {
+  enum class Kind { kHostBridge, kSwitch };
+  Kind kind = Kind::kHostBridge;
+  int index = 0;
+
+  constexpr bool operator==(const PcieParent&) const = default;
+};
+
+struct CpuSocket {
+  std::string model;
+  sim::Bandwidth memory_bandwidth;  // host DRAM, bytes/s, all channels of the socket
+};
+
+struct NumaNode {
+  int id = 0;        // the number nvidia-smi prints as NUMA Affinity
+  int socket = 0;    // index into NodeSpec::sockets
+  std::string cpus;  // CPU Affinity as nvidia-smi prints it, e.g. "0-55,112-167"
+};
+
+struct HostBridge {
+  int numa = 0;  // index into NodeSpec::numa_nodes
+};
+
+struct PcieSwitch {
+  PcieParent parent;
+  PcieLink uplink;
+};
+
+struct Gpu {
+  std::string model;
+  PcieParent parent;
+  PcieLink link;
+};
+
+enum class Transport { kInfiniband, kRoce };
+
+enum class NicRole { kCompute, kStorage };
+
+struct Nic {
+  std::string name;   // the verbs device, e.g. "mlx5_0"
+  std::string model;  // e.g. "ConnectX-7"
+  PcieParent parent;
+  PcieLink link;
+  sim::Bandwidth port_rate;  // data rate of the port per direction, after line coding
+  Transport transport = Transport::kInfiniband;
+  NicRole role = NicRole::kCompute;  // only compute NICs carry collective traffic
+  bool gdr_capable = true;           // GPUDirect RDMA supported by NIC and driver
+};
+
+enum class NvlinkKind { kNone, kSwitch, kBridge };
+
+// The GPUs' NVLink connectivity. With an NVSwitch every GPU reaches every other over all its
+// links (nvidia-smi NV<links_per_gpu>); with bridges only the listed pairs are linked.
+struct NvlinkDomain {
+  NvlinkKind kind = NvlinkKind::kNone;
+  int links_per_gpu = 0;     // NVLinks per GPU (switch) or per bridged pair (bridge)
+  sim::Bandwidth link_rate;  // per link per direction, line rate
+  int switch_count = 0;      // NVSwitch chips on the baseboard
+  std::vector<std::pair<int, int>> bridged_pairs;
+};
+
+struct NodeSpec {
+  std::string name;
+  std::string description;
+  std::vector<CpuSocket> sockets;
+  sim::Bandwidth inter_socket;  // UPI / xGMI per direction
+  std::vector<NumaNode> numa_nodes;
+  std::vector<HostBridge> host_bridges;
+  std::vector<PcieSwitch> switches;
+  std::vector<Gpu> gpus;
+  std::vector<Nic> nics;
+  NvlinkDomain nvlink;
+};
+
+}  // namespace railsim::models

@@ -1,0 +1,46 @@
+// File: models/hardware/path_class.hpp
+// The distance classes of `nvidia-smi topo -m`, derived from a NodeSpec's PCIe tree:
+//   PIX   both devices directly below one PCIe switch (at most one bridge crossed)
+//   PXB   a common PCIe switch further up (several bridges, no host bridge)
+//   PHB   the same host bridge (root complex), no common switch
+//   NODE  different host bridges of one NUMA node
+//   SYS   different NUMA nodes (the SMP interconnect, or between NUMA nodes of one socket)
+// GPU pairs in one NVLink domain show NV<links> instead. NCCL's GDR and P2P levels compare these.
+#pragma once
+
+#include "models/hardware/node_spec.hpp"
+
+#include <string>
+
+namespace railsim::models {
+
+enum class PathClass { kSelf, kNvlink, kPix, kPxb, kPhb, kNode, kSys };
+
+// "X", "NV", "PIX", "PXB", "PHB", "NODE", "SYS" (NV without its link count).
+const char* to_string(PathClass path_class);
+
+// A device of a node: a GPU or a NIC by index.
+struct DeviceRef {
+  enum class Kind { kGpu, kNic };
+  Kind kind = Kind::kGpu;
+  int index = 0;
+
+  constexpr bool operator==(const DeviceRef&) const = default;
+};
+
+// The PCIe distance between two devices (kSelf for a device and itself).
+PathClass pcie_path_class(const NodeSpec& node, DeviceRef a, DeviceRef b);
+
+// NVLinks between two GPUs (0 if none); for an NVSwitch domain, every GPU's link count.
+int nvlinks_between(const NodeSpec& node, int gpu_a, int gpu_b);
+
+// The class nvidia-smi reports: NVLink first for GPU pairs that have it, else PCIe.
+PathClass path_class(const NodeSpec& node, DeviceRef a, DeviceRef b);
+
+// The cell of `nvidia-smi topo -m`: "X", "NV18", "PIX", ...
+std::string topo_label(const NodeSpec& node, DeviceRef a, DeviceRef b);
+
+// The NUMA node a device is attached to (index into NodeSpec::numa_nodes).
+int numa_of(const NodeSpec& node, DeviceRef device);
+
+}  // namespace railsim::models
