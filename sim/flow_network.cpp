@@ -121,14 +121,8 @@ void FlowNetwork::validate(const FlowSpec& spec) const {
                       spec.weight, spec.group->index));
     }
   }
-  for (std::size_t i = 0; i < spec.path.size(); ++i) {
-    checked_link(spec.path[i]);
-    for (std::size_t j = 0; j < i; ++j) {
-      if (spec.path[j] == spec.path[i]) {
-        throw InputError(fmt::format("flow path crosses link {} twice (positions {} and {})",
-                                     link_label(spec.path[i].index), j, i));
-      }
-    }
+  for (LinkId link : spec.path) {
+    checked_link(link);
   }
 }
 

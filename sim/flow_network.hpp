@@ -139,8 +139,10 @@ class FlowNetwork {
 
   GroupId create_group(double weight = 1.0, Bandwidth rate_cap = kUnboundedBandwidth);
 
-  // Starts a flow now. Throws InputError for an empty path, a link twice in a path, a dangling
-  // link or group id, a negative size, a weight or cap <= 0, or a weight on a group member.
+  // Starts a flow now. A path may cross a link more than once (a copy staged through host
+  // memory writes and then reads it) and takes its rate there each time. Throws InputError for
+  // an empty path, a dangling link or group id, a negative size, a weight or cap <= 0, or a weight
+  // on a group member.
   FlowId start_flow(FlowSpec spec);
 
   // True while `id` names a flow in the network: started and not yet delivered.

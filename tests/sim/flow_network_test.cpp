@@ -229,7 +229,6 @@ TEST_F(FlowNetworkTest, RejectsBadFlowsAndLinks) {
   EXPECT_THROW(net.start_flow(spec({}, mb(1))), InputError);           // empty path
   EXPECT_THROW(net.start_flow(spec({l}, bytes(-1))), InputError);      // negative size
   EXPECT_THROW(net.start_flow(spec({LinkId{7}}, mb(1))), InputError);  // dangling link
-  EXPECT_THROW(net.start_flow(spec({l, l}, mb(1))), InputError);       // link twice
   FlowSpec weightless = spec({l}, mb(1));
   weightless.weight = 0.0;
   EXPECT_THROW(net.start_flow(weightless), InputError);
@@ -251,10 +250,13 @@ TEST_F(FlowNetworkTest, RejectsBadFlowsAndLinks) {
 TEST_F(FlowNetworkTest, ErrorMessagesNameTheLinkAndWhatWasExpected) {
   const LinkId l = net.add_link({gbps(100), us(1), "leaf3>spine0"});
   try {
-    net.start_flow(spec({l, l}, mb(1)));
+    net.add_link({gbps(-1), us(1), "leaf3>spine1"});
     FAIL() << "expected an InputError";
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("'leaf3>spine0' twice"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("link 'leaf3>spine1': capacity -125000000 bytes/s, "
+                                         "expected a finite rate > 0"),
+              std::string::npos)
+        << e.what();
   }
   try {
     net.start_flow(spec({l}, bytes(-2)));
@@ -262,6 +264,22 @@ TEST_F(FlowNetworkTest, ErrorMessagesNameTheLinkAndWhatWasExpected) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("-2 bytes, expected >= 0"), std::string::npos) << e.what();
   }
+}
+
+TEST_F(FlowNetworkTest, FlowCrossingALinkTwicePaysTwice) {
+  // Link 90 crossed twice by f0 (written and read back) and once by f1: 2t + t = 90, t = 30.
+  // f1 (3 GB) and f0 (3 GB) both drain at 0.1 s; the link carried 2 x 3 + 3 = 9 GB.
+  const LinkId l = link(90);
+  const LinkId other = link(1000);
+  flow_at(us(0), 0, spec({l, other, l}, gb(3)));
+  flow_at(us(0), 1, spec({l}, gb(3)));
+  sim.run_until(at(ms(1)));
+  EXPECT_NEAR(net.rate(ids[0]).in_gbytes_per_s(), 30.0, 1e-9);
+  EXPECT_NEAR(net.load(l).in_gbytes_per_s(), 90.0, 1e-9);
+  run();
+  expect_at(done[0].drained, 0.1);
+  expect_at(done[1].drained, 0.1);
+  EXPECT_NEAR(net.counters(l).bytes_carried, 9e9, 9e9 * 1e-9);
 }
 
 TEST_F(FlowNetworkTest, DeliveredFlowsHandlesGoStale) {

@@ -1,0 +1,36 @@
+// File: models/fabric/fabric_spec.hpp
+// A rail-optimised two-tier leaf/spine fabric as parameters. Rail r is the set of leaves that
+// hold compute NIC r of the nodes; each leaf serves one scalable unit (nodes_per_leaf nodes).
+// A leaf has nodes_per_leaf downlink ports and nodes_per_leaf / oversubscription uplink ports,
+// spread round-robin over the spines, all at port_rate.
+#pragma once
+
+#include "sim/bandwidth.hpp"
+#include "sim/time.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace railsim::models {
+
+// How compute NIC i of each node is cabled to the rails.
+enum class RailMapping {
+  kAligned,     // NIC i on rail i: same-index GPUs of all nodes meet under one leaf
+  kMisaligned,  // a per-node permutation of the NICs over the rails, drawn from rail_seed
+  kExplicit,    // NodeSpec-independent table: cabling[node][nic] = rail
+};
+
+struct FabricSpec {
+  int nodes_per_leaf = 32;        // the scalable unit; DGX SuperPOD: 32 node slots per SU
+  int spines = 4;                 // spine switches shared by all rails
+  double oversubscription = 1.0;  // leaf downlink : uplink capacity, >= 1
+  sim::Bandwidth port_rate = sim::gbps(400);
+  sim::Duration switch_latency = sim::ns(130);  // port to port (Quantum HDR, fabric-facts §4.6)
+  sim::Duration cable_latency = sim::ns(25);    // 5 m at 5 ns/m (fabric-facts §5.1)
+  RailMapping rails = RailMapping::kAligned;
+  std::uint64_t rail_seed = 1;
+  std::vector<std::vector<int>> cabling;  // kExplicit only: cabling[node][compute nic] = rail
+  std::uint64_t ecmp_seed = 0;  // ECMP: one path per flow, by a hash of its identity and this
+};
+
+}  // namespace railsim::models

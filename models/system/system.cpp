@@ -1,0 +1,444 @@
+// File: models/system/system.cpp
+// Building the links of a System and routing across them. Boost.Graph holds the fabric's
+// switches, so equal-cost next hops come from breadth-first distances, whatever the tiers.
+#include "models/system/system.hpp"
+
+#include "models/hardware/pcie.hpp"
+#include "sim/assert.hpp"
+#include "sim/input_error.hpp"
+
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/breadth_first_search.hpp>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <utility>
+
+namespace railsim::models {
+namespace {
+
+using SwitchGraph = boost::adjacency_list<boost::vecS,
+                                          boost::vecS,
+                                          boost::directedS,
+                                          boost::no_property,
+                                          boost::property<boost::edge_name_t, std::uint32_t>>;
+
+std::uint64_t mix(std::uint64_t hash, std::uint64_t value) {
+  std::uint64_t z = hash ^ (value + 0x9e3779b97f4a7c15ULL + (hash << 6) + (hash >> 2));
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+std::size_t at(int i) { return static_cast<std::size_t>(i); }
+
+// Up and down links between a PCIe element and its parent.
+struct Attachment {
+  sim::LinkId up;
+  sim::LinkId down;
+};
+
+}  // namespace
+
+struct System::Impl {
+  struct NodeLinks {
+    std::vector<Attachment> gpus;
+    std::vector<Attachment> nics;
+    std::vector<Attachment> switches;
+    std::vector<sim::LinkId> memory;                          // per socket
+    std::map<std::pair<int, int>, sim::LinkId> socket_links;  // (from, to)
+    std::vector<Attachment> ports;                            // per compute NIC: up = NIC to leaf
+  };
+
+  sim::FlowNetwork& net;
+  std::vector<NodeLinks> nodes;
+  std::vector<std::vector<int>> rail;  // [node][compute nic]
+  int rails = 0;
+  int units = 0;  // scalable units: leaves per rail
+  SwitchGraph graph;
+  std::vector<std::vector<int>> hops_to_leaf;  // [leaf][switch vertex]
+  std::vector<bool> spine_links;               // by link index
+  std::vector<bool> memory_links;
+
+  explicit Impl(sim::FlowNetwork& network) : net(network) {}
+
+  sim::LinkId add(sim::Bandwidth capacity, sim::Duration latency, std::string name) {
+    const sim::LinkId id = net.add_link({capacity, latency, std::move(name)});
+    spine_links.resize(id.index + 1, false);
+    memory_links.resize(id.index + 1, false);
+    return id;
+  }
+
+  Attachment attach(sim::Bandwidth capacity, const std::string& child, const std::string& parent) {
+    return {add(capacity, sim::Duration::zero(), child + ">" + parent),
+            add(capacity, sim::Duration::zero(), parent + ">" + child)};
+  }
+};
+
+namespace {
+
+std::string parent_name(int node, const PcieParent& parent) {
+  return parent.kind == PcieParent::Kind::kHostBridge ? fmt::format("n{}.hb{}", node, parent.index)
+                                                      : fmt::format("n{}.sw{}", node, parent.index);
+}
+
+std::vector<std::vector<int>> cable_rails(const SystemSpec& spec, int rails) {
+  const FabricSpec& fabric = spec.fabric;
+  std::vector<std::vector<int>> rail(at(spec.nodes));
+  for (int n = 0; n < spec.nodes; ++n) {
+    rail[at(n)].resize(at(rails));
+    std::iota(rail[at(n)].begin(), rail[at(n)].end(), 0);
+  }
+  if (fabric.rails == RailMapping::kMisaligned) {
+    // Fisher-Yates with the engine's own draws, so every platform cables alike.
+    std::uint64_t state = fabric.rail_seed;
+    for (auto& row : rail) {
+      for (std::size_t i = row.size() - 1; i > 0; --i) {
+        state = mix(state, i);
+        std::swap(row[i], row[state % (i + 1)]);
+      }
+    }
+  }
+  if (fabric.rails == RailMapping::kExplicit) {
+    if (fabric.cabling.size() != at(spec.nodes)) {
+      throw sim::InputError(fmt::format("cabling: {} rows for {} nodes; expected one per node",
+                                        fabric.cabling.size(), spec.nodes));
+    }
+    for (int n = 0; n < spec.nodes; ++n) {
+      const std::vector<int>& row = fabric.cabling[at(n)];
+      if (row.size() != at(rails)) {
+        throw sim::InputError(fmt::format(
+            "cabling: node {} lists {} NICs; expected {} (one rail for every compute NIC, none "
+            "left unconnected)",
+            n, row.size(), rails));
+      }
+      std::vector<bool> taken(at(rails), false);
+      for (std::size_t i = 0; i < row.size(); ++i) {
+        if (row[i] < 0 || row[i] >= rails) {
+          throw sim::InputError(fmt::format("cabling: node {} NIC {} on rail {}; expected 0 to {}",
+                                            n, i, row[i], rails - 1));
+        }
+        if (taken[at(row[i])]) {
+          throw sim::InputError(
+              fmt::format("cabling: node {} puts two NICs on rail {} (one leaf port each per node)",
+                          n, row[i]));
+        }
+        taken[at(row[i])] = true;
+      }
+      rail[at(n)] = row;
+    }
+  }
+  return rail;
+}
+
+}  // namespace
+
+System::System(SystemSpec spec, sim::FlowNetwork& network)
+    : spec_(std::move(spec)), impl_(std::make_unique<Impl>(network)) {
+  const NodeSpec& node = spec_.node;
+  const FabricSpec& fabric = spec_.fabric;
+  if (spec_.nodes < 1) {
+    throw sim::InputError(fmt::format("nodes: {}, expected at least 1", spec_.nodes));
+  }
+  if (fabric.nodes_per_leaf < 1 || fabric.spines < 1 || !(fabric.oversubscription >= 1.0)) {
+    throw sim::InputError(
+        "fabric: expected nodes_per_leaf >= 1, spines >= 1 and oversubscription >= 1");
+  }
+  for (std::size_t i = 0; i < node.nics.size(); ++i) {
+    if (node.nics[i].role == NicRole::kCompute) {
+      compute_nics_.push_back(static_cast<int>(i));
+    }
+  }
+  if (compute_nics_.empty()) {
+    throw sim::InputError("node '" + node.name + "' has no compute NIC");
+  }
+  Impl& m = *impl_;
+  m.rails = static_cast<int>(compute_nics_.size());
+  m.units = (spec_.nodes + fabric.nodes_per_leaf - 1) / fabric.nodes_per_leaf;
+  m.rail = cable_rails(spec_, m.rails);
+
+  // Every node: PCIe, host memory, the socket links and NVLink.
+  for (int n = 0; n < spec_.nodes; ++n) {
+    Impl::NodeLinks links;
+    for (std::size_t s = 0; s < node.switches.size(); ++s) {
+      const PcieSwitch& sw = node.switches[s];
+      links.switches.push_back(m.attach(pcie_effective_bandwidth(sw.uplink),
+                                        fmt::format("n{}.sw{}", n, s), parent_name(n, sw.parent)));
+    }
+    for (std::size_t g = 0; g < node.gpus.size(); ++g) {
+      links.gpus.push_back(m.attach(pcie_effective_bandwidth(node.gpus[g].link),
+                                    fmt::format("n{}.gpu{}", n, g),
+                                    parent_name(n, node.gpus[g].parent)));
+    }
+    for (const Nic& nic : node.nics) {
+      links.nics.push_back(m.attach(pcie_effective_bandwidth(nic.link),
+                                    fmt::format("n{}.{}", n, nic.name),
+                                    parent_name(n, nic.parent)));
+    }
+    for (std::size_t s = 0; s < node.sockets.size(); ++s) {
+      links.memory.push_back(m.add(node.sockets[s].memory_bandwidth, sim::Duration::zero(),
+                                   fmt::format("n{}.mem{}", n, s)));
+      m.memory_links[links.memory.back().index] = true;
+      for (std::size_t t = 0; t < node.sockets.size(); ++t) {
+        if (s != t) {
+          links.socket_links[{static_cast<int>(s), static_cast<int>(t)}] = m.add(
+              node.inter_socket, sim::Duration::zero(), fmt::format("n{}.cpu{}>cpu{}", n, s, t));
+        }
+      }
+    }
+    m.nodes.push_back(std::move(links));
+  }
+
+  // The fabric: leaves (rail r, unit u) are vertices r * units + u, spines follow.
+  const int leaves = m.rails * m.units;
+  for (int v = 0; v < leaves + fabric.spines; ++v) {
+    boost::add_vertex(m.graph);
+  }
+  for (int n = 0; n < spec_.nodes; ++n) {
+    for (int i = 0; i < m.rails; ++i) {
+      const Nic& nic = node.nics[at(compute_nics_[at(i)])];
+      const sim::Bandwidth rate{std::min(nic.port_rate.bytes_per_s, fabric.port_rate.bytes_per_s)};
+      const int leaf = leaf_of(n, i);
+      const std::string nic_name = fmt::format("n{}.{}", n, nic.name);
+      const std::string leaf_name = fmt::format("leaf{}", leaf);
+      m.nodes[at(n)].ports.push_back(
+          {m.add(rate, fabric.cable_latency, fmt::format("{}>{}", nic_name, leaf_name)),
+           m.add(rate, fabric.switch_latency + fabric.cable_latency,
+                 fmt::format("{}>{}", leaf_name, nic_name))});
+    }
+  }
+  const int uplinks = static_cast<int>(fabric.nodes_per_leaf / fabric.oversubscription);
+  if (uplinks < 1) {
+    throw sim::InputError(
+        fmt::format("fabric: {} nodes per leaf at {}:1 oversubscription leave a leaf no uplink",
+                    fabric.nodes_per_leaf, fabric.oversubscription));
+  }
+  const sim::Duration hop = fabric.switch_latency + fabric.cable_latency;
+  for (int leaf = 0; leaf < leaves; ++leaf) {
+    for (int port = 0; port < uplinks; ++port) {
+      const int spine = port % fabric.spines;
+      const auto spine_vertex = at(leaves + spine);
+      const std::string name = fmt::format("leaf{}>spine{}.{}", leaf, spine, port);
+      const sim::LinkId up = m.add(fabric.port_rate, hop, name);
+      const sim::LinkId down =
+          m.add(fabric.port_rate, hop, fmt::format("spine{}.{}>leaf{}", spine, port, leaf));
+      m.spine_links[up.index] = true;
+      m.spine_links[down.index] = true;
+      boost::add_edge(at(leaf), spine_vertex, up.index, m.graph);
+      boost::add_edge(spine_vertex, at(leaf), down.index, m.graph);
+    }
+  }
+  // Every cable exists in both directions, so distances from a leaf are distances to it.
+  m.hops_to_leaf.assign(at(leaves), std::vector<int>(boost::num_vertices(m.graph), 0));
+  for (int leaf = 0; leaf < leaves; ++leaf) {
+    std::vector<int>& hops = m.hops_to_leaf[at(leaf)];
+    boost::breadth_first_search(m.graph, boost::vertex(at(leaf), m.graph),
+                                boost::visitor(boost::make_bfs_visitor(
+                                    boost::record_distances(hops.data(), boost::on_tree_edge()))));
+  }
+}
+
+System::~System() = default;
+
+int System::rail_of(int node, int compute_nic) const {
+  return impl_->rail.at(at(node)).at(at(compute_nic));
+}
+
+int System::leaf_of(int node, int compute_nic) const {
+  return rail_of(node, compute_nic) * impl_->units + node / spec_.fabric.nodes_per_leaf;
+}
+
+int System::leaf_count() const { return impl_->rails * impl_->units; }
+
+bool System::is_spine_link(sim::LinkId link) const {
+  return link.index < impl_->spine_links.size() && impl_->spine_links[link.index];
+}
+
+bool System::is_host_memory_link(sim::LinkId link) const {
+  return link.index < impl_->memory_links.size() && impl_->memory_links[link.index];
+}
+
+bool System::uses_gdr(int node, int gpu, int compute_nic) const {
+  const int nic = compute_nics_.at(at(compute_nic));
+  if (!spec_.node.nics[at(nic)].gdr_capable ||
+      std::find(spec_.gdr_off_nodes.begin(), spec_.gdr_off_nodes.end(), node) !=
+          spec_.gdr_off_nodes.end()) {
+    return false;
+  }
+  const PathClass distance =
+      pcie_path_class(spec_.node, {DeviceRef::Kind::kGpu, gpu}, {DeviceRef::Kind::kNic, nic});
+  return distance <= spec_.gdr_level;
+}
+
+namespace {
+
+// The PCIe elements above a device, nearest first: switch indices, then the host bridge.
+struct Climb {
+  std::vector<int> switches;
+  int host_bridge = 0;
+};
+
+Climb climb(const NodeSpec& node, PcieParent parent) {
+  Climb c;
+  while (parent.kind == PcieParent::Kind::kSwitch) {
+    c.switches.push_back(parent.index);
+    parent = node.switches[at(parent.index)].parent;
+  }
+  c.host_bridge = parent.index;
+  return c;
+}
+
+}  // namespace
+
+// Appends the links of one route, piece by piece, inside the nodes of a System.
+class System::PathBuilder {
+ public:
+  PathBuilder(const System& system, std::vector<sim::LinkId>& path)
+      : node_(system.spec_.node), m_(*system.impl_), path_(path) {}
+
+  // A PCIe element of node n: its links to its parent, and the parent.
+  struct Element {
+    const Attachment* links = nullptr;
+    PcieParent parent;
+  };
+
+  Element gpu(int n, int g) const {
+    return {&m_.nodes[at(n)].gpus[at(g)], node_.gpus[at(g)].parent};
+  }
+
+  Element nic(int n, int x) const {
+    return {&m_.nodes[at(n)].nics[at(x)], node_.nics[at(x)].parent};
+  }
+
+  int socket(const Element& e) const {
+    const int bridge = climb(node_, e.parent).host_bridge;
+    return node_.numa_nodes[at(node_.host_bridges[at(bridge)].numa)].socket;
+  }
+
+  // Device to device over PCIe: up to the lowest common switch and down; with none, through
+  // the host bridges (and the socket link when the sockets differ).
+  void pcie(int n, const Element& from, const Element& to) {
+    const Climb a = climb(node_, from.parent);
+    const Climb b = climb(node_, to.parent);
+    for (std::size_t i = 0; i < a.switches.size(); ++i) {
+      const auto common = std::find(b.switches.begin(), b.switches.end(), a.switches[i]);
+      if (common != b.switches.end()) {
+        path_.push_back(from.links->up);
+        climb_switches(n, a.switches, i);
+        descend_switches(n, b.switches, static_cast<std::size_t>(common - b.switches.begin()));
+        path_.push_back(to.links->down);
+        return;
+      }
+    }
+    up_to_bridge(n, from);
+    cross_sockets(n, socket(from), socket(to));
+    down_from_bridge(n, to);
+  }
+
+  void up_to_bridge(int n, const Element& e) {
+    path_.push_back(e.links->up);
+    const Climb c = climb(node_, e.parent);
+    climb_switches(n, c.switches, c.switches.size());
+  }
+
+  void down_from_bridge(int n, const Element& e) {
+    const Climb c = climb(node_, e.parent);
+    descend_switches(n, c.switches, c.switches.size());
+    path_.push_back(e.links->down);
+  }
+
+  void cross_sockets(int n, int from, int to) {
+    if (from != to) {
+      path_.push_back(m_.nodes[at(n)].socket_links.at({from, to}));
+    }
+  }
+
+  // A bounce buffer in host memory: written by one side, read by the other.
+  void bounce(int n, int socket_index) {
+    path_.push_back(m_.nodes[at(n)].memory[at(socket_index)]);
+    path_.push_back(m_.nodes[at(n)].memory[at(socket_index)]);
+  }
+
+ private:
+  // The up links of the first `count` switches of a climb, and the down links in reverse.
+  void climb_switches(int n, const std::vector<int>& switches, std::size_t count) {
+    for (std::size_t k = 0; k < count; ++k) {
+      path_.push_back(m_.nodes[at(n)].switches[at(switches[k])].up);
+    }
+  }
+
+  void descend_switches(int n, const std::vector<int>& switches, std::size_t count) {
+    for (std::size_t k = count; k-- > 0;) {
+      path_.push_back(m_.nodes[at(n)].switches[at(switches[k])].down);
+    }
+  }
+
+  const NodeSpec& node_;
+  const Impl& m_;
+  std::vector<sim::LinkId>& path_;
+};
+
+std::vector<sim::LinkId> System::route(
+    GpuRef src, int src_nic, GpuRef dst, int dst_nic, std::uint64_t queue_pair) const {
+  if (src.node == dst.node) {
+    throw sim::InputError("route: both ends on node " + std::to_string(src.node) +
+                          "; RDMA routes join two nodes");
+  }
+  const Impl& m = *impl_;
+  std::vector<sim::LinkId> path;
+  PathBuilder build(*this, path);
+
+  // Sender: GPU memory to the NIC, directly (GDR) or through a bounce buffer on the GPU's socket.
+  const PathBuilder::Element src_gpu = build.gpu(src.node, src.gpu);
+  const PathBuilder::Element src_port = build.nic(src.node, compute_nics_.at(at(src_nic)));
+  if (uses_gdr(src.node, src.gpu, src_nic)) {
+    build.pcie(src.node, src_gpu, src_port);
+  } else {
+    build.up_to_bridge(src.node, src_gpu);
+    build.bounce(src.node, build.socket(src_gpu));
+    build.cross_sockets(src.node, build.socket(src_gpu), build.socket(src_port));
+    build.down_from_bridge(src.node, src_port);
+  }
+  path.push_back(m.nodes[at(src.node)].ports[at(src_nic)].up);
+
+  // Through the fabric: at each switch, one of the ports one hop closer, chosen by the hash.
+  const int target = leaf_of(dst.node, dst_nic);
+  const std::vector<int>& hops = m.hops_to_leaf[at(target)];
+  std::size_t here = at(leaf_of(src.node, src_nic));
+  std::uint64_t key = mix(mix(mix(spec_.fabric.ecmp_seed, at(src.node) * 64 + at(src_nic)),
+                              at(dst.node) * 64 + at(dst_nic)),
+                          queue_pair);
+  std::vector<std::pair<std::size_t, std::uint32_t>> choices;
+  while (here != at(target)) {
+    choices.clear();
+    for (auto [e, end] = boost::out_edges(here, m.graph); e != end; ++e) {
+      const std::size_t next = boost::target(*e, m.graph);
+      if (hops[next] == hops[here] - 1) {
+        choices.emplace_back(next, boost::get(boost::edge_name, m.graph, *e));
+      }
+    }
+    RAILSIM_ASSERT(!choices.empty(), "every leaf reaches every other through a spine");
+    key = mix(key, here);
+    const auto& [next, link] = choices[key % choices.size()];
+    path.push_back(sim::LinkId{link});
+    here = next;
+  }
+  path.push_back(m.nodes[at(dst.node)].ports[at(dst_nic)].down);
+
+  // Receiver: the NIC to GPU memory, directly or through a bounce buffer on the GPU's socket.
+  const PathBuilder::Element dst_gpu = build.gpu(dst.node, dst.gpu);
+  const PathBuilder::Element dst_port = build.nic(dst.node, compute_nics_.at(at(dst_nic)));
+  if (uses_gdr(dst.node, dst.gpu, dst_nic)) {
+    build.pcie(dst.node, dst_port, dst_gpu);
+  } else {
+    build.up_to_bridge(dst.node, dst_port);
+    build.cross_sockets(dst.node, build.socket(dst_port), build.socket(dst_gpu));
+    build.bounce(dst.node, build.socket(dst_gpu));
+    build.down_from_bridge(dst.node, dst_gpu);
+  }
+  return path;
+}
+
+}  // namespace railsim::models

@@ -1,0 +1,82 @@
+// File: models/system/system.hpp
+// System: N copies of a server on a leaf/spine fabric, built into a sim::FlowNetwork as directed
+// links (PCIe up and down, NVLink ports, host memory, the socket link, NIC ports, leaf and spine
+// ports), and the routes of transfers across it.
+//
+// Routes. Inside a node a transfer climbs the PCIe tree to the lowest common switch and descends;
+// without one it goes through the host bridges, and the socket link when the sockets differ.
+// Between nodes it leaves through a compute NIC: directly from GPU memory when GPUDirect RDMA
+// applies (the GPU-NIC distance is within gdr_level), else staged through the host memory of the
+// GPU's socket (written, then read: two crossings of the memory link). In the fabric a flow stays
+// under its leaf when both NICs share it; otherwise it climbs to a spine and back down, each
+// switch choosing among its equal-cost ports by a hash of the flow's identity (ECMP).
+#pragma once
+
+#include "models/fabric/fabric_spec.hpp"
+#include "models/hardware/node_spec.hpp"
+#include "models/hardware/path_class.hpp"
+#include "sim/flow_network.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace railsim::models {
+
+struct SystemSpec {
+  NodeSpec node;
+  int nodes = 1;
+  FabricSpec fabric;
+  // GPUDirect RDMA is used when the GPU-NIC distance is at most this (NCCL_NET_GDR_LEVEL's
+  // default PXB on PCIe servers, fabric-facts.md §3.2).
+  PathClass gdr_level = PathClass::kPxb;
+  std::vector<int> gdr_off_nodes;  // nodes on which GPUDirect RDMA is disabled
+};
+
+struct GpuRef {
+  int node = 0;
+  int gpu = 0;
+};
+
+class System {
+ public:
+  // Adds every link of the system to `network`. Throws sim::InputError for an impossible spec
+  // (no nodes, no compute NIC, a cabling table that leaves a NIC unconnected or puts two NICs of
+  // one node on one rail, ...).
+  System(SystemSpec spec, sim::FlowNetwork& network);
+  ~System();
+
+  System(const System&) = delete;
+  System& operator=(const System&) = delete;
+
+  const SystemSpec& spec() const { return spec_; }
+
+  // Indices into spec().node.nics of the compute NICs, in rail order of an aligned cabling.
+  const std::vector<int>& compute_nics() const { return compute_nics_; }
+
+  int rail_of(int node, int compute_nic) const;
+  int leaf_of(int node, int compute_nic) const;
+  int leaf_count() const;
+
+  bool is_spine_link(sim::LinkId link) const;
+  bool is_host_memory_link(sim::LinkId link) const;
+
+  // Whether a GPU of `node` reaches compute NIC `compute_nic` with GPUDirect RDMA.
+  bool uses_gdr(int node, int gpu, int compute_nic) const;
+
+  // The links of one RDMA transfer from src to dst (different nodes) through the given compute
+  // NICs; `queue_pair` separates the flows of one connection for ECMP.
+  std::vector<sim::LinkId> route(
+      GpuRef src, int src_nic, GpuRef dst, int dst_nic, std::uint64_t queue_pair = 0) const;
+
+ private:
+  struct Impl;
+  class PathBuilder;
+
+  SystemSpec spec_;
+  std::vector<int> compute_nics_;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace railsim::models

@@ -1,0 +1,212 @@
+// File: tests/models/system_test.cpp
+// Routes across a System: rails keep aligned traffic under one leaf, misaligned cabling sends
+// it over the spine, ECMP spreads flows like balls into bins, a degraded link slows exactly the
+// flows that cross it, and transfers without GPUDirect RDMA bounce through host memory.
+#include "models/system/system.hpp"
+
+#include "models/hardware/node_presets.hpp"
+#include "models/hardware/pcie.hpp"
+#include "sim/input_error.hpp"
+#include "sim/simulator.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+
+namespace railsim::models {
+namespace {
+
+SystemSpec h100_system(int nodes, RailMapping rails = RailMapping::kAligned) {
+  SystemSpec spec;
+  spec.node = node_preset("dgx-h100");
+  spec.nodes = nodes;
+  spec.fabric.rails = rails;
+  return spec;
+}
+
+bool crosses_spine(const System& system, const std::vector<sim::LinkId>& path) {
+  return std::any_of(path.begin(), path.end(),
+                     [&](sim::LinkId l) { return system.is_spine_link(l); });
+}
+
+TEST(System, AlignedSameRailTrafficNeverTouchesASpine) {
+  // 16 DGX H100 in one scalable unit: NIC i of every node sits on rail i's one leaf.
+  sim::Simulator sim;
+  sim::FlowNetwork net(sim);
+  const System system(h100_system(16), net);
+  for (int a = 0; a < 16; ++a) {
+    for (int b = 0; b < 16; ++b) {
+      for (int i = 0; a != b && i < 8; ++i) {
+        EXPECT_FALSE(crosses_spine(system, system.route({a, i}, i, {b, i}, i)))
+            << "node " << a << " -> " << b << " rail " << i;
+      }
+    }
+  }
+}
+
+TEST(System, MisalignedCablingSendsExactlyTheCrossRailPairsOverTheSpine) {
+  // Per-node permutations: GPU i's NIC i lands on rail rail_of(n, i); a pair crosses the spine
+  // exactly when its two NICs sit on different rails (one unit, so one leaf per rail).
+  sim::Simulator sim;
+  sim::FlowNetwork net(sim);
+  const System system(h100_system(16, RailMapping::kMisaligned), net);
+  int crossing = 0;
+  for (int a = 0; a < 16; ++a) {
+    for (int b = 0; b < 16; ++b) {
+      for (int i = 0; a != b && i < 8; ++i) {
+        const bool different_rails = system.rail_of(a, i) != system.rail_of(b, i);
+        EXPECT_EQ(crosses_spine(system, system.route({a, i}, i, {b, i}, i)), different_rails);
+        crossing += different_rails ? 1 : 0;
+      }
+    }
+  }
+  EXPECT_GT(crossing, 0);
+}
+
+TEST(System, EcmpHashIsDeterministicAndSeedDependent) {
+  sim::Simulator sim;
+  sim::FlowNetwork net(sim);
+  SystemSpec spec = h100_system(64);
+  spec.fabric.nodes_per_leaf = 8;  // 8 units: rail traffic between units climbs to a spine
+  const System first(spec, net);
+  const System again(spec, net);
+  spec.fabric.ecmp_seed = 99;
+  const System reseeded(spec, net);
+  int differ = 0;
+  for (int b = 8; b < 64; ++b) {
+    const auto path = first.route({0, 0}, 0, {b, 0}, 0);
+    const auto same = again.route({0, 0}, 0, {b, 0}, 0);
+    EXPECT_EQ(path.size(), same.size());
+    for (std::size_t k = 0; k < path.size(); ++k) {
+      // The two systems own different links; compare by name.
+      EXPECT_EQ(net.link(path[k]).name, net.link(same[k]).name);
+    }
+    const auto other = reseeded.route({0, 0}, 0, {b, 0}, 0);
+    differ += net.link(path[4]).name != net.link(other[4]).name ? 1 : 0;
+  }
+  EXPECT_GT(differ, 0);
+}
+
+TEST(System, EcmpLoadOfKFlowsOnMPathsMatchesBallsIntoBins) {
+  // Two units of 8 nodes, 8 spines, one uplink per spine: a leaf pair has m = 8 equal-cost paths.
+  // k = 8 flows, node i of unit 0 to node i of unit 1 on rail 0, each hashed onto an uplink.
+  // Balls into bins: E[max flows on one uplink] = 2.597 for k = m = 8 (exact enumeration of the
+  // multinomial; fabric-facts §5.3 gives 2.59). Over 4000 seeds the mean lands within 0.05.
+  sim::Simulator sim;
+  sim::FlowNetwork net(sim);
+  SystemSpec spec = h100_system(16);
+  spec.fabric.nodes_per_leaf = 8;
+  spec.fabric.spines = 8;
+  double total = 0.0;
+  constexpr int kSeeds = 4000;
+  for (int seed = 0; seed < kSeeds; ++seed) {
+    spec.fabric.ecmp_seed = static_cast<std::uint64_t>(seed);
+    sim::Simulator s;
+    sim::FlowNetwork n(s);
+    const System system(spec, n);
+    std::map<std::uint32_t, int> load;
+    int top = 0;
+    for (int i = 0; i < 8; ++i) {
+      for (sim::LinkId l : system.route({i, 0}, 0, {8 + i, 0}, 0)) {
+        if (system.is_spine_link(l) && n.link(l).name.rfind("leaf", 0) == 0) {
+          top = std::max(top, ++load[l.index]);
+        }
+      }
+    }
+    total += top;
+  }
+  EXPECT_NEAR(total / kSeeds, 2.597, 0.05);
+}
+
+TEST(System, DegradedLinkLowersExactlyTheFlowsThatCrossIt) {
+  // 8 rail flows between two DGX H100 (GPU i -> GPU i over NIC i). Each is held by its PCIe
+  // Gen5 x16 hop at 63.015 x 0.78 = 49.15 GB/s (below the NDR port's 50). Node 1's NIC 3 port
+  // is retrained at HDR (25 GB/s): rail 3's flow drops to 25, the other seven stay at 49.15.
+  sim::Simulator sim;
+  sim::FlowNetwork net(sim);
+  const System system(h100_system(2), net);
+  std::vector<sim::FlowId> flows;
+  std::vector<std::vector<sim::LinkId>> paths;
+  for (int i = 0; i < 8; ++i) {
+    paths.push_back(system.route({0, i}, i, {1, i}, i));
+    sim::FlowSpec spec;
+    spec.path = paths.back();
+    spec.size = sim::gb(100);
+    flows.push_back(net.start_flow(std::move(spec)));
+  }
+  sim.run_until(sim::at(sim::us(1)));
+  const double pcie = pcie_effective_bandwidth({5, 16}).bytes_per_s;
+  for (sim::FlowId f : flows) {
+    EXPECT_NEAR(net.rate(f).bytes_per_s, pcie, 1.0);
+  }
+  // Node 1's NIC 3 port from the leaf: the second-to-last fabric link of rail 3's path.
+  const auto degraded = std::find_if(paths[3].begin(), paths[3].end(), [&](sim::LinkId l) {
+    return net.link(l).name.find(">n1.mlx5_5") != std::string::npos;
+  });
+  ASSERT_NE(degraded, paths[3].end());
+  net.set_link_capacity(*degraded, sim::gbps(200));
+  sim.run_until(sim::at(sim::us(2)));
+  for (int i = 0; i < 8; ++i) {
+    EXPECT_NEAR(net.rate(flows[static_cast<std::size_t>(i)]).bytes_per_s, i == 3 ? 25e9 : pcie, 1.0)
+        << "rail " << i;
+  }
+}
+
+TEST(System, TransfersWithoutGdrBounceThroughHostMemory) {
+  // GDR off on node 1: node 0 sends GPU to NIC directly, node 1 receives through a bounce
+  // buffer in its socket's memory (written, then read: the memory link twice).
+  sim::Simulator sim;
+  sim::FlowNetwork net(sim);
+  SystemSpec spec = h100_system(2);
+  spec.gdr_off_nodes = {1};
+  const System system(spec, net);
+  const auto path = system.route({0, 5}, 5, {1, 5}, 5);
+  std::vector<std::string> memory;
+  for (sim::LinkId l : path) {
+    if (system.is_host_memory_link(l)) {
+      memory.push_back(net.link(l).name);
+    }
+  }
+  // GPU5 is on socket 1 (NUMA 1).
+  EXPECT_EQ(memory, (std::vector<std::string>{"n1.mem1", "n1.mem1"}));
+  EXPECT_TRUE(system.uses_gdr(0, 5, 5));
+  EXPECT_FALSE(system.uses_gdr(1, 5, 5));
+}
+
+TEST(System, GpuBeyondTheGdrLevelStagesEvenWithGdrOn) {
+  // a100-pcie-nvlink-bridge: GPU2 reaches NIC0 at NODE, beyond the default PXB level, so its
+  // sends stage through socket 0's memory; GPU0 (PIX to NIC0) sends directly.
+  sim::Simulator sim;
+  sim::FlowNetwork net(sim);
+  SystemSpec spec;
+  spec.node = node_preset("a100-pcie-nvlink-bridge");
+  spec.nodes = 2;
+  const System system(spec, net);
+  EXPECT_TRUE(system.uses_gdr(0, 0, 0));
+  EXPECT_FALSE(system.uses_gdr(0, 2, 0));
+  auto memory_crossings = [&](const std::vector<sim::LinkId>& path) {
+    return std::count_if(path.begin(), path.end(),
+                         [&](sim::LinkId l) { return system.is_host_memory_link(l); });
+  };
+  EXPECT_EQ(memory_crossings(system.route({0, 0}, 0, {1, 0}, 0)), 0);
+  EXPECT_EQ(memory_crossings(system.route({0, 2}, 0, {1, 0}, 0)), 2);
+  EXPECT_EQ(memory_crossings(system.route({0, 2}, 0, {1, 2}, 0)), 4);
+}
+
+TEST(System, BadCablingIsRejected) {
+  sim::Simulator sim;
+  sim::FlowNetwork net(sim);
+  SystemSpec spec = h100_system(2, RailMapping::kExplicit);
+  spec.fabric.cabling = {{0, 1, 2, 3, 4, 5, 6, 7}, {0, 1, 2, 3, 4, 5, 6}};  // a NIC unconnected
+  EXPECT_THROW(System(spec, net), sim::InputError);
+  spec.fabric.cabling = {{0, 1, 2, 3, 4, 5, 6, 7}, {0, 0, 2, 3, 4, 5, 6, 7}};  // two on rail 0
+  EXPECT_THROW(System(spec, net), sim::InputError);
+  spec.fabric.cabling = {{0, 1, 2, 3, 4, 5, 6, 7}, {1, 0, 2, 3, 4, 5, 6, 7}};
+  const System swapped(spec, net);
+  EXPECT_EQ(swapped.rail_of(1, 0), 1);
+  EXPECT_TRUE(crosses_spine(swapped, swapped.route({0, 0}, 0, {1, 0}, 0)));
+}
+
+}  // namespace
+}  // namespace railsim::models
