@@ -27,18 +27,25 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 
 }  // namespace
 
-std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates) {
+std::optional<std::string> closest_match(std::string_view word,
+                                         const std::vector<std::string_view>& candidates) {
   const std::size_t limit = std::max<std::size_t>(2, word.size() / 3);
-  const std::string* best = nullptr;
+  std::optional<std::string> best;
   std::size_t best_distance = limit + 1;
-  for (const std::string& candidate : candidates) {
+  for (const std::string_view candidate : candidates) {
     const std::size_t distance = edit_distance(word, candidate);
     if (distance < best_distance) {
-      best = &candidate;
+      best = std::string(candidate);
       best_distance = distance;
     }
   }
-  return best == nullptr ? std::string() : " (did you mean '" + *best + "'?)";
+  return best;
+}
+
+std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates) {
+  const std::optional<std::string> best =
+      closest_match(word, std::vector<std::string_view>(candidates.begin(), candidates.end()));
+  return best ? " (did you mean '" + *best + "'?)" : std::string();
 }
 
 }  // namespace railsim::models

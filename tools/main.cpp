@@ -26,6 +26,7 @@ constexpr Command kCommands[] = {
     {"engine-demo", "a few flows sharing links: their rates over time and finish times",
      run_engine_demo},
     {"topo", "a server's GPU/NIC distance matrix, as nvidia-smi topo -m prints it", run_topo},
+    {"p2p", "an RDMA write stream between two nodes, printed as ib_write_bw prints it", run_p2p},
 };
 
 void print_help(std::ostream& out) {

@@ -5,6 +5,7 @@
 // spread round-robin over the spines, all at port_rate.
 #pragma once
 
+#include "models/hardware/node_spec.hpp"
 #include "sim/bandwidth.hpp"
 #include "sim/time.hpp"
 
@@ -24,7 +25,9 @@ struct FabricSpec {
   int nodes_per_leaf = 32;        // the scalable unit; DGX SuperPOD: 32 node slots per SU
   int spines = 4;                 // spine switches shared by all rails
   double oversubscription = 1.0;  // leaf downlink : uplink capacity, >= 1
-  sim::Bandwidth port_rate = sim::gbps(400);
+  sim::Bandwidth port_rate = sim::gbps(400);  // data rate per port and direction, after coding
+  Transport transport = Transport::kInfiniband;
+  int mtu = 4096;  // bytes of payload per packet: 4096 on IB (perftest's port MTU)
   sim::Duration switch_latency = sim::ns(130);  // port to port (Quantum HDR, fabric-facts §4.6)
   sim::Duration cable_latency = sim::ns(25);    // 5 m at 5 ns/m (fabric-facts §5.1)
   RailMapping rails = RailMapping::kAligned;

@@ -64,6 +64,10 @@ struct Nic {
   Transport transport = Transport::kInfiniband;
   NicRole role = NicRole::kCompute;  // only compute NICs carry collective traffic
   bool gdr_capable = true;           // GPUDirect RDMA supported by NIC and driver
+  // Messages per second one queue pair sustains: what bounds small-message bandwidth. A
+  // calibrated parameter; default from the CX-6 HDR ib_write_bw sweep (2.59 Mpps, 1 QP,
+  // docs/hardware.md), taken as the same for CX-7 until a measurement says otherwise.
+  double message_rate_per_qp = 2.59e6;
 };
 
 enum class NvlinkKind { kNone, kSwitch, kBridge };

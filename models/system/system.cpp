@@ -3,6 +3,7 @@
 // switches, so equal-cost next hops come from breadth-first distances, whatever the tiers.
 #include "models/system/system.hpp"
 
+#include "models/fabric/wire.hpp"
 #include "models/hardware/pcie.hpp"
 #include "sim/assert.hpp"
 #include "sim/input_error.hpp"
@@ -33,6 +34,10 @@ std::uint64_t mix(std::uint64_t hash, std::uint64_t value) {
 }
 
 std::size_t at(int i) { return static_cast<std::size_t>(i); }
+
+const char* transport_name(Transport transport) {
+  return transport == Transport::kRoce ? "RoCEv2" : "InfiniBand";
+}
 
 // Up and down links between a PCIe element and its parent.
 struct Attachment {
@@ -191,7 +196,10 @@ System::System(SystemSpec spec, sim::FlowNetwork& network)
     m.nodes.push_back(std::move(links));
   }
 
-  // The fabric: leaves (rail r, unit u) are vertices r * units + u, spines follow.
+  // The fabric: leaves (rail r, unit u) are vertices r * units + u, spines follow. Every fabric
+  // link carries payload at its rate times the wire efficiency.
+  const double wire = wire_efficiency(fabric.transport, fabric.mtu);
+  const sim::Bandwidth fabric_rate = fabric.port_rate * wire;
   const int leaves = m.rails * m.units;
   for (int v = 0; v < leaves + fabric.spines; ++v) {
     boost::add_vertex(m.graph);
@@ -199,7 +207,13 @@ System::System(SystemSpec spec, sim::FlowNetwork& network)
   for (int n = 0; n < spec_.nodes; ++n) {
     for (int i = 0; i < m.rails; ++i) {
       const Nic& nic = node.nics[at(compute_nics_[at(i)])];
-      const sim::Bandwidth rate{std::min(nic.port_rate.bytes_per_s, fabric.port_rate.bytes_per_s)};
+      if (nic.transport != fabric.transport) {
+        throw sim::InputError(fmt::format("NIC {} speaks {} but the fabric is {}", nic.name,
+                                          transport_name(nic.transport),
+                                          transport_name(fabric.transport)));
+      }
+      const sim::Bandwidth rate =
+          sim::Bandwidth{std::min(nic.port_rate.bytes_per_s, fabric.port_rate.bytes_per_s)} * wire;
       const int leaf = leaf_of(n, i);
       const std::string nic_name = fmt::format("n{}.{}", n, nic.name);
       const std::string leaf_name = fmt::format("leaf{}", leaf);
@@ -221,9 +235,9 @@ System::System(SystemSpec spec, sim::FlowNetwork& network)
       const int spine = port % fabric.spines;
       const auto spine_vertex = at(leaves + spine);
       const std::string name = fmt::format("leaf{}>spine{}.{}", leaf, spine, port);
-      const sim::LinkId up = m.add(fabric.port_rate, hop, name);
+      const sim::LinkId up = m.add(fabric_rate, hop, name);
       const sim::LinkId down =
-          m.add(fabric.port_rate, hop, fmt::format("spine{}.{}>leaf{}", spine, port, leaf));
+          m.add(fabric_rate, hop, fmt::format("spine{}.{}>leaf{}", spine, port, leaf));
       m.spine_links[up.index] = true;
       m.spine_links[down.index] = true;
       boost::add_edge(at(leaf), spine_vertex, up.index, m.graph);
@@ -258,6 +272,20 @@ bool System::is_spine_link(sim::LinkId link) const {
 
 bool System::is_host_memory_link(sim::LinkId link) const {
   return link.index < impl_->memory_links.size() && impl_->memory_links[link.index];
+}
+
+int System::nearest_compute_nic(int gpu) const {
+  int best = 0;
+  PathClass best_class = PathClass::kSys;
+  for (std::size_t i = 0; i < compute_nics_.size(); ++i) {
+    const PathClass c = pcie_path_class(spec_.node, {DeviceRef::Kind::kGpu, gpu},
+                                        {DeviceRef::Kind::kNic, compute_nics_[i]});
+    if (c < best_class) {
+      best = static_cast<int>(i);
+      best_class = c;
+    }
+  }
+  return best;
 }
 
 bool System::uses_gdr(int node, int gpu, int compute_nic) const {
@@ -380,8 +408,7 @@ class System::PathBuilder {
   std::vector<sim::LinkId>& path_;
 };
 
-std::vector<sim::LinkId> System::route(
-    GpuRef src, int src_nic, GpuRef dst, int dst_nic, std::uint64_t queue_pair) const {
+std::vector<sim::LinkId> System::route(Endpoint src, Endpoint dst, std::uint64_t queue_pair) const {
   if (src.node == dst.node) {
     throw sim::InputError("route: both ends on node " + std::to_string(src.node) +
                           "; RDMA routes join two nodes");
@@ -390,25 +417,29 @@ std::vector<sim::LinkId> System::route(
   std::vector<sim::LinkId> path;
   PathBuilder build(*this, path);
 
-  // Sender: GPU memory to the NIC, directly (GDR) or through a bounce buffer on the GPU's socket.
-  const PathBuilder::Element src_gpu = build.gpu(src.node, src.gpu);
-  const PathBuilder::Element src_port = build.nic(src.node, compute_nics_.at(at(src_nic)));
-  if (uses_gdr(src.node, src.gpu, src_nic)) {
-    build.pcie(src.node, src_gpu, src_port);
+  // Sender: memory to the NIC. Host memory is read on the NIC's socket; GPU memory directly
+  // (GDR) or through a bounce buffer on the GPU's socket.
+  const PathBuilder::Element src_port = build.nic(src.node, compute_nics_.at(at(src.nic)));
+  if (src.gpu == kHostMemory) {
+    path.push_back(m.nodes[at(src.node)].memory[at(build.socket(src_port))]);
+    build.down_from_bridge(src.node, src_port);
+  } else if (uses_gdr(src.node, src.gpu, src.nic)) {
+    build.pcie(src.node, build.gpu(src.node, src.gpu), src_port);
   } else {
-    build.up_to_bridge(src.node, src_gpu);
-    build.bounce(src.node, build.socket(src_gpu));
-    build.cross_sockets(src.node, build.socket(src_gpu), build.socket(src_port));
+    const PathBuilder::Element gpu = build.gpu(src.node, src.gpu);
+    build.up_to_bridge(src.node, gpu);
+    build.bounce(src.node, build.socket(gpu));
+    build.cross_sockets(src.node, build.socket(gpu), build.socket(src_port));
     build.down_from_bridge(src.node, src_port);
   }
-  path.push_back(m.nodes[at(src.node)].ports[at(src_nic)].up);
+  path.push_back(m.nodes[at(src.node)].ports[at(src.nic)].up);
 
   // Through the fabric: at each switch, one of the ports one hop closer, chosen by the hash.
-  const int target = leaf_of(dst.node, dst_nic);
+  const int target = leaf_of(dst.node, dst.nic);
   const std::vector<int>& hops = m.hops_to_leaf[at(target)];
-  std::size_t here = at(leaf_of(src.node, src_nic));
-  std::uint64_t key = mix(mix(mix(spec_.fabric.ecmp_seed, at(src.node) * 64 + at(src_nic)),
-                              at(dst.node) * 64 + at(dst_nic)),
+  std::size_t here = at(leaf_of(src.node, src.nic));
+  std::uint64_t key = mix(mix(mix(spec_.fabric.ecmp_seed, at(src.node) * 64 + at(src.nic)),
+                              at(dst.node) * 64 + at(dst.nic)),
                           queue_pair);
   std::vector<std::pair<std::size_t, std::uint32_t>> choices;
   while (here != at(target)) {
@@ -425,18 +456,21 @@ std::vector<sim::LinkId> System::route(
     path.push_back(sim::LinkId{link});
     here = next;
   }
-  path.push_back(m.nodes[at(dst.node)].ports[at(dst_nic)].down);
+  path.push_back(m.nodes[at(dst.node)].ports[at(dst.nic)].down);
 
-  // Receiver: the NIC to GPU memory, directly or through a bounce buffer on the GPU's socket.
-  const PathBuilder::Element dst_gpu = build.gpu(dst.node, dst.gpu);
-  const PathBuilder::Element dst_port = build.nic(dst.node, compute_nics_.at(at(dst_nic)));
-  if (uses_gdr(dst.node, dst.gpu, dst_nic)) {
-    build.pcie(dst.node, dst_port, dst_gpu);
-  } else {
+  // Receiver: the NIC to memory, the mirror of the sender.
+  const PathBuilder::Element dst_port = build.nic(dst.node, compute_nics_.at(at(dst.nic)));
+  if (dst.gpu == kHostMemory) {
     build.up_to_bridge(dst.node, dst_port);
-    build.cross_sockets(dst.node, build.socket(dst_port), build.socket(dst_gpu));
-    build.bounce(dst.node, build.socket(dst_gpu));
-    build.down_from_bridge(dst.node, dst_gpu);
+    path.push_back(m.nodes[at(dst.node)].memory[at(build.socket(dst_port))]);
+  } else if (uses_gdr(dst.node, dst.gpu, dst.nic)) {
+    build.pcie(dst.node, dst_port, build.gpu(dst.node, dst.gpu));
+  } else {
+    const PathBuilder::Element gpu = build.gpu(dst.node, dst.gpu);
+    build.up_to_bridge(dst.node, dst_port);
+    build.cross_sockets(dst.node, build.socket(dst_port), build.socket(gpu));
+    build.bounce(dst.node, build.socket(gpu));
+    build.down_from_bridge(dst.node, gpu);
   }
   return path;
 }

@@ -3,6 +3,9 @@
 // links (PCIe up and down, NVLink ports, host memory, the socket link, NIC ports, leaf and spine
 // ports), and the routes of transfers across it.
 //
+// Fabric links (NIC ports, leaf and spine ports) carry payload at the port rate times the wire
+// efficiency of the fabric's transport and MTU.
+//
 // Routes. Inside a node a transfer climbs the PCIe tree to the lowest common switch and descends;
 // without one it goes through the host bridges, and the socket link when the sockets differ.
 // Between nodes it leaves through a compute NIC: directly from GPU memory when GPUDirect RDMA
@@ -34,9 +37,15 @@ struct SystemSpec {
   std::vector<int> gdr_off_nodes;  // nodes on which GPUDirect RDMA is disabled
 };
 
-struct GpuRef {
+inline constexpr int kHostMemory = -1;
+
+// One end of an RDMA transfer: a node, the compute NIC it uses (in rail order), and the memory
+// it reads or writes: a GPU's, or (kHostMemory, as perftest without --use_cuda) the host memory
+// of the NIC's socket.
+struct Endpoint {
   int node = 0;
-  int gpu = 0;
+  int nic = 0;
+  int gpu = kHostMemory;
 };
 
 class System {
@@ -62,13 +71,16 @@ class System {
   bool is_spine_link(sim::LinkId link) const;
   bool is_host_memory_link(sim::LinkId link) const;
 
+  // The compute NIC closest to a GPU over PCIe (the lowest index among equals): the one NCCL
+  // and `ib_write_bw --use_cuda` would pick for it.
+  int nearest_compute_nic(int gpu) const;
+
   // Whether a GPU of `node` reaches compute NIC `compute_nic` with GPUDirect RDMA.
   bool uses_gdr(int node, int gpu, int compute_nic) const;
 
-  // The links of one RDMA transfer from src to dst (different nodes) through the given compute
-  // NICs; `queue_pair` separates the flows of one connection for ECMP.
-  std::vector<sim::LinkId> route(
-      GpuRef src, int src_nic, GpuRef dst, int dst_nic, std::uint64_t queue_pair = 0) const;
+  // The links of one RDMA transfer between endpoints on different nodes; `queue_pair`
+  // separates the flows of one connection for ECMP.
+  std::vector<sim::LinkId> route(Endpoint src, Endpoint dst, std::uint64_t queue_pair = 0) const;
 
  private:
   struct Impl;

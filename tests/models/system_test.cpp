@@ -38,7 +38,7 @@ TEST(System, AlignedSameRailTrafficNeverTouchesASpine) {
   for (int a = 0; a < 16; ++a) {
     for (int b = 0; b < 16; ++b) {
       for (int i = 0; a != b && i < 8; ++i) {
-        EXPECT_FALSE(crosses_spine(system, system.route({a, i}, i, {b, i}, i)))
+        EXPECT_FALSE(crosses_spine(system, system.route({a, i, i}, {b, i, i})))
             << "node " << a << " -> " << b << " rail " << i;
       }
     }
@@ -56,7 +56,7 @@ TEST(System, MisalignedCablingSendsExactlyTheCrossRailPairsOverTheSpine) {
     for (int b = 0; b < 16; ++b) {
       for (int i = 0; a != b && i < 8; ++i) {
         const bool different_rails = system.rail_of(a, i) != system.rail_of(b, i);
-        EXPECT_EQ(crosses_spine(system, system.route({a, i}, i, {b, i}, i)), different_rails);
+        EXPECT_EQ(crosses_spine(system, system.route({a, i, i}, {b, i, i})), different_rails);
         crossing += different_rails ? 1 : 0;
       }
     }
@@ -75,14 +75,14 @@ TEST(System, EcmpHashIsDeterministicAndSeedDependent) {
   const System reseeded(spec, net);
   int differ = 0;
   for (int b = 8; b < 64; ++b) {
-    const auto path = first.route({0, 0}, 0, {b, 0}, 0);
-    const auto same = again.route({0, 0}, 0, {b, 0}, 0);
+    const auto path = first.route({0, 0, 0}, {b, 0, 0});
+    const auto same = again.route({0, 0, 0}, {b, 0, 0});
     EXPECT_EQ(path.size(), same.size());
     for (std::size_t k = 0; k < path.size(); ++k) {
       // The two systems own different links; compare by name.
       EXPECT_EQ(net.link(path[k]).name, net.link(same[k]).name);
     }
-    const auto other = reseeded.route({0, 0}, 0, {b, 0}, 0);
+    const auto other = reseeded.route({0, 0, 0}, {b, 0, 0});
     differ += net.link(path[4]).name != net.link(other[4]).name ? 1 : 0;
   }
   EXPECT_GT(differ, 0);
@@ -108,7 +108,7 @@ TEST(System, EcmpLoadOfKFlowsOnMPathsMatchesBallsIntoBins) {
     std::map<std::uint32_t, int> load;
     int top = 0;
     for (int i = 0; i < 8; ++i) {
-      for (sim::LinkId l : system.route({i, 0}, 0, {8 + i, 0}, 0)) {
+      for (sim::LinkId l : system.route({i, 0, 0}, {8 + i, 0, 0})) {
         if (system.is_spine_link(l) && n.link(l).name.rfind("leaf", 0) == 0) {
           top = std::max(top, ++load[l.index]);
         }
@@ -121,15 +121,16 @@ TEST(System, EcmpLoadOfKFlowsOnMPathsMatchesBallsIntoBins) {
 
 TEST(System, DegradedLinkLowersExactlyTheFlowsThatCrossIt) {
   // 8 rail flows between two DGX H100 (GPU i -> GPU i over NIC i). Each is held by its PCIe
-  // Gen5 x16 hop at 63.015 x 0.78 = 49.15 GB/s (below the NDR port's 50). Node 1's NIC 3 port
-  // is retrained at HDR (25 GB/s): rail 3's flow drops to 25, the other seven stay at 49.15.
+  // Gen5 x16 hop at 63.015 x 0.78 = 49.15 GB/s, below the NDR port's IB payload rate of
+  // 50 x 4096 / 4122 = 49.68. Node 1's NIC 3 port is retrained at HDR: rail 3's flow drops to
+  // that port's rate, the other seven stay at 49.15.
   sim::Simulator sim;
   sim::FlowNetwork net(sim);
   const System system(h100_system(2), net);
   std::vector<sim::FlowId> flows;
   std::vector<std::vector<sim::LinkId>> paths;
   for (int i = 0; i < 8; ++i) {
-    paths.push_back(system.route({0, i}, i, {1, i}, i));
+    paths.push_back(system.route({0, i, i}, {1, i, i}));
     sim::FlowSpec spec;
     spec.path = paths.back();
     spec.size = sim::gb(100);
@@ -140,15 +141,17 @@ TEST(System, DegradedLinkLowersExactlyTheFlowsThatCrossIt) {
   for (sim::FlowId f : flows) {
     EXPECT_NEAR(net.rate(f).bytes_per_s, pcie, 1.0);
   }
-  // Node 1's NIC 3 port from the leaf: the second-to-last fabric link of rail 3's path.
+  // Node 1's NIC 3 port from the leaf, retrained at HDR: 200 Gb/s x 4096 / (4096 + 26) of IB
+  // payload = 24.84 GB/s.
   const auto degraded = std::find_if(paths[3].begin(), paths[3].end(), [&](sim::LinkId l) {
     return net.link(l).name.find(">n1.mlx5_5") != std::string::npos;
   });
   ASSERT_NE(degraded, paths[3].end());
-  net.set_link_capacity(*degraded, sim::gbps(200));
+  const double hdr = sim::gbps(200).bytes_per_s * 4096.0 / 4122.0;
+  net.set_link_capacity(*degraded, sim::bytes_per_s(hdr));
   sim.run_until(sim::at(sim::us(2)));
   for (int i = 0; i < 8; ++i) {
-    EXPECT_NEAR(net.rate(flows[static_cast<std::size_t>(i)]).bytes_per_s, i == 3 ? 25e9 : pcie, 1.0)
+    EXPECT_NEAR(net.rate(flows[static_cast<std::size_t>(i)]).bytes_per_s, i == 3 ? hdr : pcie, 1.0)
         << "rail " << i;
   }
 }
@@ -161,7 +164,7 @@ TEST(System, TransfersWithoutGdrBounceThroughHostMemory) {
   SystemSpec spec = h100_system(2);
   spec.gdr_off_nodes = {1};
   const System system(spec, net);
-  const auto path = system.route({0, 5}, 5, {1, 5}, 5);
+  const auto path = system.route({0, 5, 5}, {1, 5, 5});
   std::vector<std::string> memory;
   for (sim::LinkId l : path) {
     if (system.is_host_memory_link(l)) {
@@ -189,9 +192,9 @@ TEST(System, GpuBeyondTheGdrLevelStagesEvenWithGdrOn) {
     return std::count_if(path.begin(), path.end(),
                          [&](sim::LinkId l) { return system.is_host_memory_link(l); });
   };
-  EXPECT_EQ(memory_crossings(system.route({0, 0}, 0, {1, 0}, 0)), 0);
-  EXPECT_EQ(memory_crossings(system.route({0, 2}, 0, {1, 0}, 0)), 2);
-  EXPECT_EQ(memory_crossings(system.route({0, 2}, 0, {1, 2}, 0)), 4);
+  EXPECT_EQ(memory_crossings(system.route({0, 0, 0}, {1, 0, 0})), 0);
+  EXPECT_EQ(memory_crossings(system.route({0, 0, 2}, {1, 0, 0})), 2);
+  EXPECT_EQ(memory_crossings(system.route({0, 0, 2}, {1, 0, 2})), 4);
 }
 
 TEST(System, BadCablingIsRejected) {
@@ -205,7 +208,7 @@ TEST(System, BadCablingIsRejected) {
   spec.fabric.cabling = {{0, 1, 2, 3, 4, 5, 6, 7}, {1, 0, 2, 3, 4, 5, 6, 7}};
   const System swapped(spec, net);
   EXPECT_EQ(swapped.rail_of(1, 0), 1);
-  EXPECT_TRUE(crosses_spine(swapped, swapped.route({0, 0}, 0, {1, 0}, 0)));
+  EXPECT_TRUE(crosses_spine(swapped, swapped.route({0, 0, 0}, {1, 0, 0})));
 }
 
 }  // namespace
