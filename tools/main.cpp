@@ -61,8 +61,7 @@ int run(int argc, char** argv) {
     return 0;
   }
   if (command_at == argc) {
-    print_help(std::cerr);
-    throw sim::InputError("no command given");
+    throw sim::InputError("no command given (railsim --help lists them)");
   }
   const std::string name = argv[command_at];
   const std::vector<std::string> rest(argv + command_at + 1, argv + argc);

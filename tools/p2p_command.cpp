@@ -3,8 +3,8 @@
 // of perftest's ib_write_bw, so a real log and the prediction sit side by side. Like
 // ib_write_bw, one queue pair keeps messages in flight back to back; without a GPU the buffers
 // are in the host memory of the NIC's socket (as without --use_cuda), with NODE:GPU in that GPU.
-#include "models/hardware/node_presets.hpp"
 #include "models/scenario/quantity.hpp"
+#include "models/scenario/system_file.hpp"
 #include "models/system/system.hpp"
 #include "sim/input_error.hpp"
 #include "sim/simulator.hpp"
@@ -60,14 +60,16 @@ struct Row {
 
 // One size: `iterations` messages of `size` bytes, back to back on one queue pair, as one flow
 // capped at the queue pair's message rate.
-Row measure(const models::SystemSpec& spec,
+Row measure(const models::scenario::SystemFile& file,
             models::Endpoint from,
             models::Endpoint to,
             std::int64_t size,
             std::int64_t iterations) {
   sim::Simulator simulator;
   sim::FlowNetwork network(simulator);
+  const models::SystemSpec& spec = file.system;
   const models::System system(spec, network);
+  models::scenario::apply_faults(file, network);
   const int nic = system.compute_nics().at(static_cast<std::size_t>(from.nic));
   const double message_rate = spec.node.nics[static_cast<std::size_t>(nic)].message_rate_per_qp;
   sim::FlowSpec stream;
@@ -94,13 +96,14 @@ int run_p2p(const std::vector<std::string>& args, std::ostream& out) {
   std::string test;
   std::string format;
   std::string size_text;
-  int nodes = 2;
+  int nodes = 0;
   int nic_option = -1;
   std::int64_t iterations = 5000;
   po::options_description options(
-      "railsim p2p --system PRESET [--from NODE[:GPU]] [--to NODE[:GPU]] [-s SIZE | -a]");
-  options.add_options()("system", po::value(&system_name)->required(), "a node preset")(
-      "nodes", po::value(&nodes)->default_value(2), "nodes in the system")(
+      "railsim p2p --system PRESET|FILE [--from NODE[:GPU]] [--to NODE[:GPU]] [-s SIZE | -a]");
+  options.add_options()("system", po::value(&system_name)->required(),
+                        "a node preset (2 nodes) or a scenario file (.json)")(
+      "nodes", po::value(&nodes), "override the number of nodes")(
       "from", po::value(&from_text)->default_value("0"), "sender: NODE (host memory) or NODE:GPU")(
       "to", po::value(&to_text)->default_value("1"), "receiver: NODE or NODE:GPU")(
       "nic", po::value(&nic_option), "compute NIC index (default: the GPU's nearest, else 0)")(
@@ -126,9 +129,15 @@ int run_p2p(const std::vector<std::string>& args, std::ostream& out) {
   if (iterations < 1) {
     throw sim::InputError(fmt::format("--iters: expected at least 1, got {}", iterations));
   }
-  models::SystemSpec spec;
-  spec.node = models::node_preset(system_name);
-  spec.nodes = nodes;
+  models::scenario::SystemFile file = models::scenario::system_from_argument(system_name);
+  models::SystemSpec& spec = file.system;
+  if (vm.count("nodes")) {
+    if (nodes < 2) {
+      throw sim::InputError(fmt::format("--nodes: expected at least 2, got {}", nodes));
+    }
+    spec.nodes = nodes;
+  }
+  nodes = spec.nodes;
   models::Endpoint from = parse_endpoint(from_text, "from");
   models::Endpoint to = parse_endpoint(to_text, "to");
   for (const models::Endpoint* e : {&from, &to}) {
@@ -182,7 +191,7 @@ int run_p2p(const std::vector<std::string>& args, std::ostream& out) {
   std::vector<Row> rows;
   rows.reserve(sizes.size());
   for (std::int64_t size : sizes) {
-    rows.push_back(measure(spec, from, to, size, iterations));
+    rows.push_back(measure(file, from, to, size, iterations));
   }
   const bool gbits = vm.count("report_gbits") > 0;
   auto in_unit = [&](double bytes_per_s) {

@@ -1,9 +1,9 @@
 // File: models/fabric/wire.cpp
 #include "models/fabric/wire.hpp"
 
-#include <string>
-
 #include "sim/input_error.hpp"
+
+#include <string>
 
 namespace railsim::models {
 

@@ -3,6 +3,7 @@
 // switches, so equal-cost next hops come from breadth-first distances, whatever the tiers.
 #include "models/system/system.hpp"
 
+#include "models/fabric/cabling.hpp"
 #include "models/fabric/wire.hpp"
 #include "models/hardware/pcie.hpp"
 #include "sim/assert.hpp"
@@ -107,33 +108,14 @@ std::vector<std::vector<int>> cable_rails(const SystemSpec& spec, int rails) {
     }
   }
   if (fabric.rails == RailMapping::kExplicit) {
-    if (fabric.cabling.size() != at(spec.nodes)) {
-      throw sim::InputError(fmt::format("cabling: {} rows for {} nodes; expected one per node",
-                                        fabric.cabling.size(), spec.nodes));
+    if (const auto problem = find_cabling_problem(fabric.cabling, spec.nodes, rails)) {
+      throw sim::InputError(
+          problem->node < 0  ? "cabling: " + problem->message
+          : problem->nic < 0 ? fmt::format("cabling: node {}: {}", problem->node, problem->message)
+                             : fmt::format("cabling: node {} NIC {}: {}", problem->node,
+                                           problem->nic, problem->message));
     }
-    for (int n = 0; n < spec.nodes; ++n) {
-      const std::vector<int>& row = fabric.cabling[at(n)];
-      if (row.size() != at(rails)) {
-        throw sim::InputError(fmt::format(
-            "cabling: node {} lists {} NICs; expected {} (one rail for every compute NIC, none "
-            "left unconnected)",
-            n, row.size(), rails));
-      }
-      std::vector<bool> taken(at(rails), false);
-      for (std::size_t i = 0; i < row.size(); ++i) {
-        if (row[i] < 0 || row[i] >= rails) {
-          throw sim::InputError(fmt::format("cabling: node {} NIC {} on rail {}; expected 0 to {}",
-                                            n, i, row[i], rails - 1));
-        }
-        if (taken[at(row[i])]) {
-          throw sim::InputError(
-              fmt::format("cabling: node {} puts two NICs on rail {} (one leaf port each per node)",
-                          n, row[i]));
-        }
-        taken[at(row[i])] = true;
-      }
-      rail[at(n)] = row;
-    }
+    rail = fabric.cabling;
   }
   return rail;
 }

@@ -1,9 +1,17 @@
-# Runs PROGRAM with ARGS and fails unless it exits with EXPECTED_STATUS and writes
-# "railsim: error:" to stderr (ctest itself can only tell zero from non-zero).
-execute_process(COMMAND ${PROGRAM} ${ARGS} RESULT_VARIABLE status ERROR_VARIABLE err OUTPUT_QUIET)
+# Runs PROGRAM with ARGS and fails unless it exits with EXPECTED_STATUS, writes
+# "railsim: error: " to stderr, leaves stdout empty, and (when given) stderr matches
+# EXPECTED_ERROR (ctest itself can only tell zero from non-zero).
+execute_process(COMMAND ${PROGRAM} ${ARGS} RESULT_VARIABLE status ERROR_VARIABLE err
+                OUTPUT_VARIABLE out)
 if(NOT status EQUAL EXPECTED_STATUS)
   message(FATAL_ERROR "expected exit status ${EXPECTED_STATUS}, got ${status}; stderr: ${err}")
 endif()
-if(NOT err MATCHES "railsim: error: ")
+if(NOT err MATCHES "^railsim: error: ")
   message(FATAL_ERROR "expected 'railsim: error: ...' on stderr, got: ${err}")
+endif()
+if(DEFINED EXPECTED_ERROR AND NOT err MATCHES "${EXPECTED_ERROR}")
+  message(FATAL_ERROR "stderr does not match '${EXPECTED_ERROR}': ${err}")
+endif()
+if(NOT out STREQUAL "")
+  message(FATAL_ERROR "expected no output on stdout for bad input, got: ${out}")
 endif()

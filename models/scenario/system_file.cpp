@@ -1,0 +1,235 @@
+// File: models/scenario/system_file.cpp
+// The `system` section of a scenario file: read field by field, each value checked where it is
+// written so that every error carries its JSON pointer. docs/scenarios.md is the schema.
+#include "models/scenario/system_file.hpp"
+
+#include "models/did_you_mean.hpp"
+#include "models/fabric/cabling.hpp"
+#include "models/fabric/wire.hpp"
+#include "models/hardware/node_presets.hpp"
+#include "models/scenario/message_text.hpp"
+#include "sim/input_error.hpp"
+
+#include <fmt/format.h>
+
+#include <string_view>
+
+namespace railsim::models::scenario {
+namespace {
+
+constexpr std::int64_t kMaxNodes = 100'000;
+
+bool ends_with(std::string_view text, std::string_view suffix) {
+  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
+}
+
+NodeSpec read_node(const JsonValue& value) {
+  const std::string name = value.as_string();
+  try {
+    return node_preset(name);
+  } catch (const sim::InputError& e) {
+    throw value.error(e.what());
+  }
+}
+
+void read_fabric(const JsonValue& fabric, SystemSpec& system) {
+  fabric.expect_keys({"transport", "mtu", "nodes_per_leaf", "spines", "oversubscription",
+                      "port_rate", "switch_latency", "cable_latency", "rails", "rail_seed",
+                      "cabling", "ecmp_seed"});
+  FabricSpec& f = system.fabric;
+  if (const auto v = fabric.find("transport")) {
+    f.transport = v->as_enum<Transport>(
+        {{"infiniband", Transport::kInfiniband}, {"rocev2", Transport::kRoce}});
+  }
+  if (const auto v = fabric.find("mtu")) {
+    f.mtu = static_cast<int>(v->as_integer(256, 9000));
+    try {
+      (void)wire_efficiency(f.transport, f.mtu);
+    } catch (const sim::InputError& e) {
+      throw v->error(e.what());
+    }
+  }
+  if (const auto v = fabric.find("nodes_per_leaf")) {
+    f.nodes_per_leaf = static_cast<int>(v->as_integer(1, 1024));
+  }
+  if (const auto v = fabric.find("spines")) {
+    f.spines = static_cast<int>(v->as_integer(1, 4096));
+  }
+  if (const auto v = fabric.find("oversubscription")) {
+    f.oversubscription = v->as_ratio();
+    if (!(f.oversubscription >= 1.0)) {
+      throw v->error(fmt::format("expected a ratio of at least 1:1, got {}", f.oversubscription));
+    }
+  }
+  if (const auto v = fabric.find("port_rate")) {
+    f.port_rate = v->as_bandwidth();
+    if (!(f.port_rate.bytes_per_s > 0.0)) {
+      throw v->error("expected a rate above zero");
+    }
+  }
+  if (const auto v = fabric.find("switch_latency")) {
+    f.switch_latency = v->as_duration();
+  }
+  if (const auto v = fabric.find("cable_latency")) {
+    f.cable_latency = v->as_duration();
+  }
+  if (const auto v = fabric.find("rails")) {
+    f.rails = v->as_enum<RailMapping>({{"aligned", RailMapping::kAligned},
+                                       {"misaligned", RailMapping::kMisaligned},
+                                       {"explicit", RailMapping::kExplicit}});
+  }
+  if (const auto v = fabric.find("rail_seed")) {
+    f.rail_seed = static_cast<std::uint64_t>(v->as_integer(0));
+  }
+  if (const auto v = fabric.find("ecmp_seed")) {
+    f.ecmp_seed = static_cast<std::uint64_t>(v->as_integer(0));
+  }
+  const std::optional<JsonValue> cabling = fabric.find("cabling");
+  if (f.rails != RailMapping::kExplicit) {
+    if (cabling) {
+      throw cabling->error(R"(a cabling table needs "rails": "explicit")");
+    }
+    return;
+  }
+  if (!cabling) {
+    throw fabric.error(R"("rails": "explicit" needs a "cabling" table: one row of rails per node)");
+  }
+  int rails = 0;
+  for (const Nic& nic : system.node.nics) {
+    rails += nic.role == NicRole::kCompute ? 1 : 0;
+  }
+  const std::vector<JsonValue> rows = cabling->elements();
+  for (const JsonValue& row : rows) {
+    std::vector<int> cells;
+    for (const JsonValue& cell : row.elements()) {
+      cells.push_back(static_cast<int>(cell.as_integer(-1'000'000, 1'000'000)));
+    }
+    f.cabling.push_back(std::move(cells));
+  }
+  if (const auto problem = find_cabling_problem(f.cabling, system.nodes, rails)) {
+    if (problem->node < 0) {
+      throw cabling->error(problem->message);
+    }
+    const JsonValue row = cabling->at(static_cast<std::size_t>(problem->node));
+    throw(problem->nic < 0 ? row : row.at(static_cast<std::size_t>(problem->nic)))
+        .error(problem->message);
+  }
+}
+
+std::vector<LinkFault> read_faults(const JsonValue& faults) {
+  std::vector<LinkFault> result;
+  for (const JsonValue& fault : faults.elements()) {
+    fault.expect_keys({"link", "rate_scale", "rate"});
+    LinkFault f;
+    f.link = fault.at("link").as_string();
+    f.json_pointer = fault.json_pointer();
+    const std::optional<JsonValue> scale = fault.find("rate_scale");
+    const std::optional<JsonValue> rate = fault.find("rate");
+    if (scale.has_value() == rate.has_value()) {
+      throw fault.error(
+          R"(expected exactly one of "rate_scale" (such as 0.5) or "rate" (such as "200Gbps"))");
+    }
+    if (scale) {
+      f.rate_scale = scale->as_number(0.0, 1.0);
+      if (!(f.rate_scale > 0.0)) {
+        throw scale->error(
+            "expected a scale above 0 and at most 1, got 0 (a link down is not "
+            "modelled yet)");
+      }
+    } else {
+      f.rate = rate->as_bandwidth();
+      if (!(f.rate.bytes_per_s > 0.0)) {
+        throw rate->error("expected a rate above zero (a link down is not modelled yet)");
+      }
+    }
+    result.push_back(std::move(f));
+  }
+  return result;
+}
+
+}  // namespace
+
+SystemFile read_system(const JsonValue& root) {
+  root.expect_keys({"name", "description", "system"});
+  SystemFile out;
+  out.file = root.file();
+  if (const auto name = root.find("name")) {
+    out.name = name->as_string();
+  }
+  if (const auto description = root.find("description")) {
+    description->as_string();
+  }
+  const JsonValue system = root.at("system");
+  system.expect_keys({"node", "nodes", "fabric", "gdr_level", "gdr_off_nodes", "faults"});
+  SystemSpec& spec = out.system;
+  spec.node = read_node(system.at("node"));
+  if (out.name.empty()) {
+    out.name = spec.node.name;
+  }
+  spec.nodes = static_cast<int>(system.at("nodes").as_integer(1, kMaxNodes));
+  if (const auto fabric = system.find("fabric")) {
+    read_fabric(*fabric, spec);
+  }
+  // Presets' compute NICs are VPI (InfiniBand or Ethernet): the fabric sets their link layer.
+  for (Nic& nic : spec.node.nics) {
+    nic.transport = spec.fabric.transport;
+  }
+  if (const auto v = system.find("gdr_level")) {
+    spec.gdr_level = v->as_enum<PathClass>({{"PIX", PathClass::kPix},
+                                            {"PXB", PathClass::kPxb},
+                                            {"PHB", PathClass::kPhb},
+                                            {"NODE", PathClass::kNode},
+                                            {"SYS", PathClass::kSys}});
+  }
+  if (const auto v = system.find("gdr_off_nodes")) {
+    for (const JsonValue& node : v->elements()) {
+      spec.gdr_off_nodes.push_back(static_cast<int>(node.as_integer(0, spec.nodes - 1)));
+    }
+  }
+  if (const auto v = system.find("faults")) {
+    out.faults = read_faults(*v);
+  }
+  return out;
+}
+
+SystemFile load_system_file(const std::string& path) {
+  const JsonDocument document = load_json_file(path);
+  return read_system(document.root());
+}
+
+SystemFile system_from_argument(const std::string& preset_or_file) {
+  if (ends_with(preset_or_file, ".json")) {
+    return load_system_file(preset_or_file);
+  }
+  SystemFile out;
+  out.name = preset_or_file;
+  out.system.node = node_preset(preset_or_file);
+  out.system.nodes = 2;
+  return out;
+}
+
+void apply_faults(const SystemFile& file, sim::FlowNetwork& network) {
+  for (const LinkFault& fault : file.faults) {
+    std::optional<sim::LinkId> found;
+    for (std::uint32_t l = 0; l < network.link_count() && !found; ++l) {
+      if (network.link(sim::LinkId{l}).name == fault.link) {
+        found = sim::LinkId{l};
+      }
+    }
+    if (!found) {
+      std::vector<std::string_view> names;
+      names.reserve(network.link_count());
+      for (std::uint32_t l = 0; l < network.link_count(); ++l) {
+        names.push_back(network.link(sim::LinkId{l}).name);
+      }
+      throw ScenarioError(file.file, fault.json_pointer + "/link",
+                          fmt::format("no link named {}{} (railsim topo --links lists them)",
+                                      quote(fault.link), did_you_mean_quoted(fault.link, names)));
+    }
+    const sim::Bandwidth now = network.link(*found).capacity;
+    network.set_link_capacity(*found,
+                              fault.rate.bytes_per_s > 0.0 ? fault.rate : now * fault.rate_scale);
+  }
+}
+
+}  // namespace railsim::models::scenario
