@@ -80,6 +80,9 @@ struct NvlinkDomain {
   sim::Bandwidth link_rate;  // per link per direction, line rate
   int switch_count = 0;      // NVSwitch chips on the baseboard
   std::vector<std::pair<int, int>> bridged_pairs;
+  // Achieved / line rate of NVLink for collective traffic, a calibrated parameter: NCCL moves
+  // ~370 of H100's 450 GB/s per direction (NCCL maintainers, nccl-tests#212 and nccl#1442).
+  double efficiency = 370.0 / 450.0;
 };
 
 struct NodeSpec {

@@ -53,9 +53,11 @@ struct System::Impl {
     std::vector<Attachment> gpus;
     std::vector<Attachment> nics;
     std::vector<Attachment> switches;
-    std::vector<sim::LinkId> memory;                          // per socket
-    std::map<std::pair<int, int>, sim::LinkId> socket_links;  // (from, to)
-    std::vector<Attachment> ports;                            // per compute NIC: up = NIC to leaf
+    std::vector<sim::LinkId> memory;                            // per socket
+    std::map<std::pair<int, int>, sim::LinkId> socket_links;    // (from, to)
+    std::vector<Attachment> ports;                              // per compute NIC: up = NIC to leaf
+    std::vector<Attachment> nvswitch_ports;                     // per GPU: up = GPU to NVSwitch
+    std::map<std::pair<int, int>, sim::LinkId> nvlink_bridges;  // (from GPU, to GPU)
   };
 
   sim::FlowNetwork& net;
@@ -173,6 +175,23 @@ System::System(SystemSpec spec, sim::FlowNetwork& network)
           links.socket_links[{static_cast<int>(s), static_cast<int>(t)}] = m.add(
               node.inter_socket, sim::Duration::zero(), fmt::format("n{}.cpu{}>cpu{}", n, s, t));
         }
+      }
+    }
+    const NvlinkDomain& nvlink = node.nvlink;
+    const sim::Bandwidth nvlink_rate =
+        nvlink.link_rate * (nvlink.links_per_gpu * nvlink.efficiency);
+    if (nvlink.kind == NvlinkKind::kSwitch) {
+      for (std::size_t g = 0; g < node.gpus.size(); ++g) {
+        links.nvswitch_ports.push_back(
+            m.attach(nvlink_rate, fmt::format("n{}.gpu{}", n, g), fmt::format("n{}.nvswitch", n)));
+      }
+    }
+    for (const auto& [a, b] : nvlink.kind == NvlinkKind::kBridge
+                                  ? nvlink.bridged_pairs
+                                  : std::vector<std::pair<int, int>>{}) {
+      for (const auto& [from, to] : {std::pair{a, b}, std::pair{b, a}}) {
+        links.nvlink_bridges[{from, to}] =
+            m.add(nvlink_rate, sim::Duration::zero(), fmt::format("n{}.gpu{}>gpu{}", n, from, to));
       }
     }
     m.nodes.push_back(std::move(links));
@@ -389,6 +408,34 @@ class System::PathBuilder {
   const Impl& m_;
   std::vector<sim::LinkId>& path_;
 };
+
+std::vector<sim::LinkId> System::route_in_node(int node, int from_gpu, int to_gpu) const {
+  if (from_gpu == to_gpu) {
+    throw sim::InputError("route: GPU " + std::to_string(from_gpu) + " to itself");
+  }
+  const Impl::NodeLinks& links = impl_->nodes.at(at(node));
+  if (nvlinks_between(spec_.node, from_gpu, to_gpu) > 0) {
+    if (spec_.node.nvlink.kind == NvlinkKind::kSwitch) {
+      return {links.nvswitch_ports.at(at(from_gpu)).up, links.nvswitch_ports.at(at(to_gpu)).down};
+    }
+    return {links.nvlink_bridges.at({from_gpu, to_gpu})};
+  }
+  std::vector<sim::LinkId> path;
+  PathBuilder build(*this, path);
+  const PathBuilder::Element from = build.gpu(node, from_gpu);
+  const PathBuilder::Element to = build.gpu(node, to_gpu);
+  const PathClass distance = pcie_path_class(spec_.node, {DeviceRef::Kind::kGpu, from_gpu},
+                                             {DeviceRef::Kind::kGpu, to_gpu});
+  if (distance <= spec_.p2p_level) {
+    build.pcie(node, from, to);
+    return path;
+  }
+  build.up_to_bridge(node, from);
+  build.bounce(node, build.socket(from));
+  build.cross_sockets(node, build.socket(from), build.socket(to));
+  build.down_from_bridge(node, to);
+  return path;
+}
 
 std::vector<sim::LinkId> System::route(Endpoint src, Endpoint dst, std::uint64_t queue_pair) const {
   if (src.node == dst.node) {

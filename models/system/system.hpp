@@ -6,6 +6,9 @@
 // Fabric links (NIC ports, leaf and spine ports) carry payload at the port rate times the wire
 // efficiency of the fabric's transport and MTU.
 //
+// NVLink: with an NVSwitch, each GPU has one port each way of links_per_gpu x link_rate x
+// efficiency; with bridges, each bridged pair one link each way.
+//
 // Routes. Inside a node a transfer climbs the PCIe tree to the lowest common switch and descends;
 // without one it goes through the host bridges, and the socket link when the sockets differ.
 // Between nodes it leaves through a compute NIC: directly from GPU memory when GPUDirect RDMA
@@ -34,6 +37,9 @@ struct SystemSpec {
   // GPUDirect RDMA is used when the GPU-NIC distance is at most this (NCCL_NET_GDR_LEVEL's
   // default PXB on PCIe servers, fabric-facts.md §3.2).
   PathClass gdr_level = PathClass::kPxb;
+  // GPU-to-GPU over PCIe inside a node is peer-to-peer up to this distance, else staged through
+  // host memory (NCCL_P2P_LEVEL's default PXB, fabric-facts.md §3.2).
+  PathClass p2p_level = PathClass::kPxb;
   std::vector<int> gdr_off_nodes;  // nodes on which GPUDirect RDMA is disabled
 };
 
@@ -77,6 +83,11 @@ class System {
 
   // Whether a GPU of `node` reaches compute NIC `compute_nic` with GPUDirect RDMA.
   bool uses_gdr(int node, int gpu, int compute_nic) const;
+
+  // The links from one GPU to another of the same node: NVLink where the two share it (through
+  // the NVSwitch, or their bridge), else PCIe peer-to-peer within p2p_level, else a bounce
+  // through the host memory of the sender's socket.
+  std::vector<sim::LinkId> route_in_node(int node, int from_gpu, int to_gpu) const;
 
   // The links of one RDMA transfer between endpoints on different nodes; `queue_pair`
   // separates the flows of one connection for ECMP.

@@ -213,3 +213,47 @@ TEST(System, BadCablingIsRejected) {
 
 }  // namespace
 }  // namespace railsim::models
+
+namespace railsim::models {
+namespace {
+
+TEST(SystemInNode, NvswitchGpusMeetThroughTheirSwitchPorts) {
+  // dgx-h100: GPU0 -> GPU5 crosses GPU0's port up and GPU5's port down, each
+  // 18 links x 25 GB/s x 370/450 = 370 GB/s.
+  sim::Simulator sim;
+  sim::FlowNetwork net(sim);
+  const System system(h100_system(1), net);
+  const auto path = system.route_in_node(0, 0, 5);
+  ASSERT_EQ(path.size(), 2U);
+  EXPECT_EQ(net.link(path[0]).name, "n0.gpu0>n0.nvswitch");
+  EXPECT_EQ(net.link(path[1]).name, "n0.nvswitch>n0.gpu5");
+  EXPECT_NEAR(net.link(path[0]).capacity.in_gbytes_per_s(), 370.0, 1e-9);
+}
+
+TEST(SystemInNode, BridgedPairUsesItsBridgeAndOthersGoThroughPcieOrHostMemory) {
+  // a100-pcie-nvlink-bridge: GPU0 -> GPU1 on their bridge (12 x 25 x 370/450 = 246.7 GB/s).
+  // GPU0 -> GPU2 is NODE, beyond the default P2P level PXB: staged through socket 0's memory.
+  sim::Simulator sim;
+  sim::FlowNetwork net(sim);
+  SystemSpec spec;
+  spec.node = node_preset("a100-pcie-nvlink-bridge");
+  const System system(spec, net);
+  const auto bridge = system.route_in_node(0, 0, 1);
+  ASSERT_EQ(bridge.size(), 1U);
+  EXPECT_NEAR(net.link(bridge[0]).capacity.in_gbytes_per_s(), 12 * 25 * 370.0 / 450.0, 1e-9);
+  const auto staged = system.route_in_node(0, 0, 2);
+  EXPECT_EQ(std::count_if(staged.begin(), staged.end(),
+                          [&](sim::LinkId l) { return system.is_host_memory_link(l); }),
+            2);
+  // With P2P allowed up to NODE the same pair goes peer to peer: no host memory.
+  spec.p2p_level = PathClass::kNode;
+  sim::FlowNetwork net2(sim);
+  const System p2p(spec, net2);
+  const auto direct = p2p.route_in_node(0, 0, 2);
+  EXPECT_EQ(std::count_if(direct.begin(), direct.end(),
+                          [&](sim::LinkId l) { return p2p.is_host_memory_link(l); }),
+            0);
+}
+
+}  // namespace
+}  // namespace railsim::models
