@@ -15,6 +15,7 @@ namespace railsim::sim {
 struct Bandwidth {
   double bytes_per_s = 0.0;
 
+  // NOLINTNEXTLINE(modernize-use-nullptr): clang-tidy 14 misreads the defaulted comparison.
   constexpr auto operator<=>(const Bandwidth&) const = default;
 
   // Gigabits per second (10^9 bits), as link rates are quoted.
