@@ -7,6 +7,7 @@
 #include "models/fabric/cabling.hpp"
 #include "models/fabric/wire.hpp"
 #include "models/hardware/node_presets.hpp"
+#include "models/hardware/pcie.hpp"
 #include "models/scenario/message_text.hpp"
 #include "sim/input_error.hpp"
 
@@ -116,9 +117,56 @@ void read_fabric(const JsonValue& fabric, SystemSpec& system) {
   }
 }
 
-std::vector<LinkFault> read_faults(const JsonValue& faults) {
+// {"pcie": "n0.gpu3", "generation": 4, "lanes": 8}: both directions of that element's PCIe
+// link trained down, as two link faults.
+void read_pcie_fault(const JsonValue& fault,
+                     const SystemSpec& system,
+                     std::vector<LinkFault>& out) {
+  fault.expect_keys({"pcie", "generation", "lanes"});
+  const JsonValue where = fault.at("pcie");
+  const std::string element = where.as_string();
+  const auto dot = element.find('.');
+  int node = -1;
+  if (element.size() > 1 && element[0] == 'n' && dot != std::string::npos) {
+    try {
+      std::size_t used = 0;
+      node = std::stoi(element.substr(1, dot - 1), &used);
+      node = used == dot - 1 ? node : -1;
+    } catch (const std::logic_error&) {
+      node = -1;
+    }
+  }
+  if (node < 0 || node >= system.nodes) {
+    throw where.error(fmt::format("expected an element such as \"n0.gpu3\" (node 0 to {}), got {}",
+                                  system.nodes - 1, quote(element)));
+  }
+  PcieLink link;
+  link.generation = static_cast<int>(fault.at("generation").as_integer(3, 6));
+  link.lanes = static_cast<int>(fault.at("lanes").as_integer(1, 16));
+  sim::Bandwidth rate;
+  try {
+    rate = pcie_effective_bandwidth(link);
+  } catch (const sim::InputError& e) {
+    throw fault.at("lanes").error(e.what());
+  }
+  std::pair<std::string, std::string> names;
+  try {
+    names = pcie_link_names(system.node, node, element.substr(dot + 1));
+  } catch (const sim::InputError& e) {
+    throw where.error(e.what());
+  }
+  for (const std::string& name : {names.first, names.second}) {
+    out.push_back({name, 1.0, rate, fault.json_pointer()});
+  }
+}
+
+std::vector<LinkFault> read_faults(const JsonValue& faults, const SystemSpec& system) {
   std::vector<LinkFault> result;
   for (const JsonValue& fault : faults.elements()) {
+    if (fault.contains("pcie")) {
+      read_pcie_fault(fault, system, result);
+      continue;
+    }
     fault.expect_keys({"link", "rate_scale", "rate"});
     LinkFault f;
     f.link = fault.at("link").as_string();
@@ -133,8 +181,7 @@ std::vector<LinkFault> read_faults(const JsonValue& faults) {
       f.rate_scale = scale->as_number(0.0, 1.0);
       if (!(f.rate_scale > 0.0)) {
         throw scale->error(
-            "expected a scale above 0 and at most 1, got 0 (a link down is not "
-            "modelled yet)");
+            "expected a scale above 0 and at most 1, got 0 (a link down is not modelled yet)");
       }
     } else {
       f.rate = rate->as_bandwidth();
@@ -187,7 +234,7 @@ SystemFile read_system(const JsonValue& root) {
     }
   }
   if (const auto v = system.find("faults")) {
-    out.faults = read_faults(*v);
+    out.faults = read_faults(*v, spec);
   }
   return out;
 }

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <utility>
 
 namespace railsim::models {
@@ -91,6 +92,39 @@ std::string parent_name(int node, const PcieParent& parent) {
   return parent.kind == PcieParent::Kind::kHostBridge ? fmt::format("n{}.hb{}", node, parent.index)
                                                       : fmt::format("n{}.sw{}", node, parent.index);
 }
+
+}  // namespace
+
+std::pair<std::string, std::string> pcie_link_names(const NodeSpec& node,
+                                                    int node_index,
+                                                    std::string_view element) {
+  std::optional<PcieParent> parent;
+  for (std::size_t g = 0; g < node.gpus.size() && !parent; ++g) {
+    if (element == fmt::format("gpu{}", g)) {
+      parent = node.gpus[g].parent;
+    }
+  }
+  for (std::size_t i = 0; i < node.nics.size() && !parent; ++i) {
+    if (element == node.nics[i].name) {
+      parent = node.nics[i].parent;
+    }
+  }
+  for (std::size_t s = 0; s < node.switches.size() && !parent; ++s) {
+    if (element == fmt::format("sw{}", s)) {
+      parent = node.switches[s].parent;
+    }
+  }
+  if (!parent) {
+    throw sim::InputError(fmt::format(
+        "node {} of {} has no PCIe element '{}' (expected gpuN, swN or a NIC such as {})",
+        node_index, node.name, element, node.nics.empty() ? "mlx5_0" : node.nics.front().name));
+  }
+  const std::string child = fmt::format("n{}.{}", node_index, element);
+  const std::string above = parent_name(node_index, *parent);
+  return {child + ">" + above, above + ">" + child};
+}
+
+namespace {
 
 std::vector<std::vector<int>> cable_rails(const SystemSpec& spec, int rails) {
   const FabricSpec& fabric = spec.fabric;

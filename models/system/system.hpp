@@ -26,6 +26,8 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace railsim::models {
@@ -53,6 +55,13 @@ struct Endpoint {
   int nic = 0;
   int gpu = kHostMemory;
 };
+
+// The names of the two links between a PCIe element of node `node` ("gpu3", "mlx5_0", "sw2")
+// and its parent, as a System names them: {up, down}. Throws sim::InputError for an element the
+// node does not have.
+std::pair<std::string, std::string> pcie_link_names(const NodeSpec& node,
+                                                    int node_index,
+                                                    std::string_view element);
 
 class System {
  public:

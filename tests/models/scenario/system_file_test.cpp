@@ -105,6 +105,44 @@ TEST(SystemFile, MisalignedScenarioPermutesTheRails) {
   EXPECT_GT(moved, 0);
 }
 
+TEST(SystemFile, PcieFaultTrainsBothDirectionsOfAnElementsLinkDown) {
+  // GPU3 of node 1 trained at Gen4 x16: 16 x 16 GT/s x 128/130 / 8 x 0.78 = 24.58 GB/s each way,
+  // which now bounds a GPU3 -> GPU3 RDMA stream (it was 49.15 GB/s at Gen5).
+  const JsonDocument doc = parse_json(R"({"system": {"node": "dgx-h100", "nodes": 2,
+      "faults": [{"pcie": "n1.gpu3", "generation": 4, "lanes": 16}]}})",
+                                      "inline.json");
+  const SystemFile f = read_system(doc.root());
+  ASSERT_EQ(f.faults.size(), 2U);
+  sim::Simulator sim;
+  sim::FlowNetwork net(sim);
+  const System system(f.system, net);
+  apply_faults(f, net);
+  const double gen4 = 16 * 16 * 128.0 / 130 / 8 * 0.78;
+  EXPECT_NEAR(net.link(link_named(net, "n1.gpu3>n1.sw3")).capacity.in_gbytes_per_s(), gen4, 1e-9);
+  EXPECT_NEAR(net.link(link_named(net, "n1.sw3>n1.gpu3")).capacity.in_gbytes_per_s(), gen4, 1e-9);
+  sim::FlowSpec stream;
+  stream.path = system.route({0, 3, 3}, {1, 3, 3});
+  stream.size = sim::gb(1);
+  const sim::FlowId id = net.start_flow(stream);
+  sim.run_until(sim::at(sim::us(1)));
+  EXPECT_NEAR(net.rate(id).in_gbytes_per_s(), gen4, 1e-9);
+}
+
+TEST(SystemFile, PcieFaultOnAMissingElementPointsAtIt) {
+  for (const char* element : {"n5.gpu3", "n0.gpu9", "gpu3"}) {
+    const JsonDocument doc = parse_json(
+        std::string(R"({"system": {"node": "dgx-h100", "nodes": 2, "faults": [{"pcie": ")") +
+            element + R"(", "generation": 4, "lanes": 16}]}})",
+        "inline.json");
+    try {
+      (void)read_system(doc.root());
+      ADD_FAILURE() << element << " was accepted";
+    } catch (const ScenarioError& e) {
+      EXPECT_EQ(e.json_pointer(), "/system/faults/0/pcie") << e.what();
+    }
+  }
+}
+
 TEST(SystemFile, PresetNameMakesATwoNodeSystem) {
   const SystemFile f = system_from_argument("dgx-a100");
   EXPECT_EQ(f.system.nodes, 2);
