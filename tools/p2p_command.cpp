@@ -16,6 +16,7 @@
 #include <fmt/ostream.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -72,13 +73,23 @@ Row measure(const models::scenario::SystemFile& file,
   models::scenario::apply_faults(file, network);
   const int nic = system.compute_nics().at(static_cast<std::size_t>(from.nic));
   const double message_rate = spec.node.nics[static_cast<std::size_t>(nic)].message_rate_per_qp;
-  sim::FlowSpec stream;
-  stream.path = system.route(from, to);
-  stream.size = sim::bytes(size * iterations);
-  stream.rate_cap = sim::bytes_per_s(static_cast<double>(size) * message_rate);
+  // The stream over each of the routing's paths in equal shares (one path unless adaptive).
+  const std::vector<std::vector<sim::LinkId>> paths = system.routes(from, to);
+  const auto shares = static_cast<std::int64_t>(paths.size());
   sim::FlowRecord record;
-  stream.on_complete = [&record](const sim::FlowRecord& r) { record = r; };
-  network.start_flow(stream);
+  for (std::int64_t k = 0; k < shares; ++k) {
+    sim::FlowSpec stream;
+    stream.path = paths[static_cast<std::size_t>(k)];
+    stream.size = sim::bytes((size * iterations + shares - 1 - k) / shares);
+    stream.rate_cap =
+        sim::bytes_per_s(static_cast<double>(size) * message_rate / static_cast<double>(shares));
+    stream.on_complete = [&record](const sim::FlowRecord& r) {
+      record.start = r.start;
+      record.drained = std::max(record.drained, r.drained);
+      record.end = std::max(record.end, r.end);
+    };
+    network.start_flow(std::move(stream));
+  }
   simulator.run();
   const double total = static_cast<double>(size * iterations);
   const sim::Duration latency = record.end - record.drained;

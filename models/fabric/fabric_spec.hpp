@@ -21,6 +21,11 @@ enum class RailMapping {
   kExplicit,    // NodeSpec-independent table: cabling[node][nic] = rail
 };
 
+enum class Routing {
+  kEcmp,      // each flow hashed onto one of the equal-cost paths (RoCE fabrics, static IB)
+  kAdaptive,  // a transfer spread evenly over every uplink (IB adaptive routing, packet spraying)
+};
+
 struct FabricSpec {
   int nodes_per_leaf = 32;        // the scalable unit; DGX SuperPOD: 32 node slots per SU
   int spines = 4;                 // spine switches shared by all rails
@@ -33,6 +38,7 @@ struct FabricSpec {
   RailMapping rails = RailMapping::kAligned;
   std::uint64_t rail_seed = 1;
   std::vector<std::vector<int>> cabling;  // kExplicit only: cabling[node][compute nic] = rail
+  Routing routing = Routing::kEcmp;
   std::uint64_t ecmp_seed = 0;  // ECMP: one path per flow, by a hash of its identity and this
 };
 

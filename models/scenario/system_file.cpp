@@ -36,7 +36,7 @@ NodeSpec read_node(const JsonValue& value) {
 void read_fabric(const JsonValue& fabric, SystemSpec& system) {
   fabric.expect_keys({"transport", "mtu", "nodes_per_leaf", "spines", "oversubscription",
                       "port_rate", "switch_latency", "cable_latency", "rails", "rail_seed",
-                      "cabling", "ecmp_seed"});
+                      "cabling", "routing", "ecmp_seed"});
   FabricSpec& f = system.fabric;
   if (const auto v = fabric.find("transport")) {
     f.transport = v->as_enum<Transport>(
@@ -81,6 +81,9 @@ void read_fabric(const JsonValue& fabric, SystemSpec& system) {
   }
   if (const auto v = fabric.find("rail_seed")) {
     f.rail_seed = static_cast<std::uint64_t>(v->as_integer(0));
+  }
+  if (const auto v = fabric.find("routing")) {
+    f.routing = v->as_enum<Routing>({{"ecmp", Routing::kEcmp}, {"adaptive", Routing::kAdaptive}});
   }
   if (const auto v = fabric.find("ecmp_seed")) {
     f.ecmp_seed = static_cast<std::uint64_t>(v->as_integer(0));

@@ -472,6 +472,30 @@ std::vector<sim::LinkId> System::route_in_node(int node, int from_gpu, int to_gp
 }
 
 std::vector<sim::LinkId> System::route(Endpoint src, Endpoint dst, std::uint64_t queue_pair) const {
+  return route_lane(src, dst, queue_pair, -1);
+}
+
+std::vector<std::vector<sim::LinkId>> System::routes(Endpoint src,
+                                                     Endpoint dst,
+                                                     std::uint64_t queue_pair) const {
+  const bool shared_leaf = leaf_of(src.node, src.nic) == leaf_of(dst.node, dst.nic);
+  if (spec_.fabric.routing == Routing::kEcmp || shared_leaf) {
+    return {route(src, dst, queue_pair)};
+  }
+  const auto uplinks = static_cast<int>(
+      boost::out_degree(static_cast<std::size_t>(leaf_of(src.node, src.nic)), impl_->graph));
+  std::vector<std::vector<sim::LinkId>> paths;
+  paths.reserve(static_cast<std::size_t>(uplinks));
+  for (int lane = 0; lane < uplinks; ++lane) {
+    paths.push_back(route_lane(src, dst, queue_pair, lane));
+  }
+  return paths;
+}
+
+std::vector<sim::LinkId> System::route_lane(Endpoint src,
+                                            Endpoint dst,
+                                            std::uint64_t queue_pair,
+                                            int lane) const {
   if (src.node == dst.node) {
     throw sim::InputError("route: both ends on node " + std::to_string(src.node) +
                           "; RDMA routes join two nodes");
@@ -497,7 +521,9 @@ std::vector<sim::LinkId> System::route(Endpoint src, Endpoint dst, std::uint64_t
   }
   path.push_back(m.nodes[at(src.node)].ports[at(src.nic)].up);
 
-  // Through the fabric: at each switch, one of the ports one hop closer, chosen by the hash.
+  // Through the fabric: at each switch, one of the ports one hop closer, chosen by the hash, or
+  // for an adaptive lane: uplink `lane` (port p reaches spine p % spines), then the spine's
+  // (lane / spines)-th cable down, so the lanes of one transfer cover every cable evenly.
   const int target = leaf_of(dst.node, dst.nic);
   const std::vector<int>& hops = m.hops_to_leaf[at(target)];
   std::size_t here = at(leaf_of(src.node, src.nic));
@@ -515,7 +541,12 @@ std::vector<sim::LinkId> System::route(Endpoint src, Endpoint dst, std::uint64_t
     }
     RAILSIM_ASSERT(!choices.empty(), "every leaf reaches every other through a spine");
     key = mix(key, here);
-    const auto& [next, link] = choices[key % choices.size()];
+    const bool at_source_leaf = here == at(leaf_of(src.node, src.nic));
+    const std::size_t pick =
+        lane < 0
+            ? key % choices.size()
+            : (at_source_leaf ? at(lane) : at(lane) / at(spec_.fabric.spines)) % choices.size();
+    const auto& [next, link] = choices[pick];
     path.push_back(sim::LinkId{link});
     here = next;
   }

@@ -102,9 +102,23 @@ class System {
   // separates the flows of one connection for ECMP.
   std::vector<sim::LinkId> route(Endpoint src, Endpoint dst, std::uint64_t queue_pair = 0) const;
 
+  // The paths a transfer takes under the fabric's routing, each to carry an equal share: with
+  // ECMP the one hashed path; with adaptive routing one path per uplink of the source leaf (the
+  // cables from each spine to the target leaf taken in turn), or the one path under a shared
+  // leaf.
+  std::vector<std::vector<sim::LinkId>> routes(Endpoint src,
+                                               Endpoint dst,
+                                               std::uint64_t queue_pair = 0) const;
+
  private:
   struct Impl;
   class PathBuilder;
+
+  // route() with `lane` >= 0 taking adaptive lane `lane` through the fabric instead of the hash.
+  std::vector<sim::LinkId> route_lane(Endpoint src,
+                                      Endpoint dst,
+                                      std::uint64_t queue_pair,
+                                      int lane) const;
 
   SystemSpec spec_;
   std::vector<int> compute_nics_;

@@ -257,3 +257,54 @@ TEST(SystemInNode, BridgedPairUsesItsBridgeAndOthersGoThroughPcieOrHostMemory) {
 
 }  // namespace
 }  // namespace railsim::models
+
+namespace railsim::models {
+namespace {
+
+TEST(SystemAdaptive, AdaptiveRoutingSpreadsEveryTransferOverEveryUplink) {
+  // The balls-into-bins fabric (two units of 8, 8 spines, one uplink each): with adaptive routing
+  // each of the 8 transfers takes 8 lanes, lane l on uplink l, so every uplink carries exactly
+  // 8 lanes; and each transfer runs at its PCIe bound, 49.15 GB/s, since 8 x 49.15 fits in the
+  // 8 uplinks' 8 x 49.68.
+  sim::Simulator sim;
+  sim::FlowNetwork net(sim);
+  SystemSpec spec = h100_system(16);
+  spec.fabric.nodes_per_leaf = 8;
+  spec.fabric.spines = 8;
+  spec.fabric.routing = Routing::kAdaptive;
+  const System system(spec, net);
+  std::map<std::uint32_t, int> lanes_per_uplink;
+  std::vector<std::vector<sim::FlowId>> transfers(8);
+  for (int i = 0; i < 8; ++i) {
+    const auto paths = system.routes({i, 0, kHostMemory}, {8 + i, 0, kHostMemory});
+    ASSERT_EQ(paths.size(), 8U);
+    for (const auto& path : paths) {
+      for (sim::LinkId l : path) {
+        if (system.is_spine_link(l) && net.link(l).name.rfind("leaf", 0) == 0) {
+          ++lanes_per_uplink[l.index];
+        }
+      }
+      sim::FlowSpec lane;
+      lane.path = path;
+      lane.size = sim::gb(1);
+      transfers[static_cast<std::size_t>(i)].push_back(net.start_flow(std::move(lane)));
+    }
+  }
+  ASSERT_EQ(lanes_per_uplink.size(), 8U);
+  for (const auto& [link, lanes] : lanes_per_uplink) {
+    EXPECT_EQ(lanes, 8) << net.link(sim::LinkId{link}).name;
+  }
+  sim.run_until(sim::at(sim::us(1)));
+  for (const auto& transfer : transfers) {
+    double rate = 0.0;
+    for (sim::FlowId f : transfer) {
+      rate += net.rate(f).bytes_per_s;
+    }
+    EXPECT_NEAR(rate, pcie_effective_bandwidth({5, 16}).bytes_per_s, 1e3);
+  }
+  // Under one leaf there is nothing to spread.
+  EXPECT_EQ(system.routes({0, 0, kHostMemory}, {1, 0, kHostMemory}).size(), 1U);
+}
+
+}  // namespace
+}  // namespace railsim::models
