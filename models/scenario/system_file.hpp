@@ -4,19 +4,19 @@
 // pointer of the offending value.
 #pragma once
 
-#include <string>
-
 #include "models/scenario/json_reader.hpp"
 #include "models/system/system.hpp"
+
+#include <string>
 
 namespace railsim::models::scenario {
 
 // A link fault, applied once the System's links exist: the named link's rate scaled or set.
 struct LinkFault {
-  std::string link;            // a link name as `railsim topo --links` lists them
-  double rate_scale = 1.0;     // applied when rate is not set
-  sim::Bandwidth rate;         // bytes/s; zero means "scale instead"
-  std::string json_pointer;    // where the fault was written, for errors found when applied
+  std::string link;          // a link name as `railsim topo --links` lists them
+  double rate_scale = 1.0;   // applied when rate is not set
+  sim::Bandwidth rate;       // bytes/s; zero means "scale instead"
+  std::string json_pointer;  // where the fault was written, for errors found when applied
 };
 
 struct SystemFile {
