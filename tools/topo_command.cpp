@@ -1,19 +1,35 @@
 // File: tools/topo_command.cpp
-// `railsim topo --system PRESET [--format text|json]`: a server's GPU x GPU and GPU x NIC
-// distance matrix in the layout of `nvidia-smi topo -m` (tab-separated, legend and NIC legend
-// after it), so a real dump and the model can be laid side by side.
+// `railsim topo --system PRESET|FILE [--nodes N] [--format text|json|dot] [--links]`: a server's
+// GPU x GPU and GPU x NIC distance matrix in the layout of `nvidia-smi topo -m` (tab-separated,
+// legend and NIC legend after it), so a real dump and the model can be laid side by side; then
+// the fabric's figures (FabricSummary) and, with --links, every link by the name faults use.
+// --format dot draws one node and the fabric for Graphviz.
 #include "models/hardware/node_presets.hpp"
 #include "models/hardware/topo_matrix.hpp"
+#include "models/scenario/system_file.hpp"
+#include "models/system/fabric_summary.hpp"
+#include "models/system/system.hpp"
+#include "sim/assert.hpp"
 #include "sim/input_error.hpp"
+#include "sim/simulator.hpp"
 #include "tools/command.hpp"
 #include "tools/command_line.hpp"
+#include "tools/rate_text.hpp"
+#include "tools/topo_dot.hpp"
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <map>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace railsim::tools {
@@ -56,7 +72,7 @@ void print_text(const models::NodeSpec& node, const models::TopoMatrix& m, std::
   }
 }
 
-void print_json(const models::NodeSpec& node, const models::TopoMatrix& m, std::ostream& out) {
+nlohmann::ordered_json matrix_json(const models::NodeSpec& node, const models::TopoMatrix& m) {
   nlohmann::ordered_json doc;
   doc["system"] = node.name;
   doc["description"] = node.description;
@@ -81,35 +97,200 @@ void print_json(const models::NodeSpec& node, const models::TopoMatrix& m, std::
     legend[column] = device;
   }
   doc["nic_legend"] = std::move(legend);
-  out << doc.dump(2) << "\n";
+  return doc;
+}
+
+double in_ns(sim::Duration d) { return static_cast<double>(d.count()) * 1e-3; }
+
+const char* transport_name(models::Transport transport) {
+  return transport == models::Transport::kRoce ? "RoCEv2" : "InfiniBand";
+}
+
+// As scenario files spell them.
+const char* transport_key(models::Transport transport) {
+  return transport == models::Transport::kRoce ? "rocev2" : "infiniband";
+}
+
+const char* rail_mapping_key(models::RailMapping rails) {
+  switch (rails) {
+    case models::RailMapping::kAligned:
+      return "aligned";
+    case models::RailMapping::kMisaligned:
+      return "misaligned";
+    case models::RailMapping::kExplicit:
+      return "explicit";
+  }
+  RAILSIM_UNREACHABLE("a RailMapping without a name");
+}
+
+std::string uplink_spread(const models::FabricSummary& s) {
+  const auto& per_spine = s.uplinks_to_spine;
+  if (std::all_of(per_spine.begin(), per_spine.end(),
+                  [&](int n) { return n == per_spine.front(); })) {
+    return fmt::format("{} to each spine", per_spine.front());
+  }
+  return fmt::format("{} to spines 0-{}", fmt::join(per_spine, ", "), per_spine.size() - 1);
+}
+
+void print_fabric_text(const models::SystemSpec& spec,
+                       const models::FabricSummary& s,
+                       std::ostream& out) {
+  const models::FabricSpec& fabric = spec.fabric;
+  fmt::print(out, "\nFabric: {} nodes on a two-tier leaf/spine, {} rails, {}, MTU {}\n\n", s.nodes,
+             rail_mapping_key(fabric.rails), transport_name(fabric.transport), fabric.mtu);
+  auto row = [&out](const char* label, const std::string& value) {
+    fmt::print(out, "  {:<32}{}\n", label, value);
+  };
+  row("Rails (compute NICs per node)", fmt::format("{}", s.rails));
+  row("Scalable units", fmt::format("{} of {} nodes per leaf", s.scalable_units, s.nodes_per_leaf));
+  row("Leaves", fmt::format("{} ({} rails x {} unit{})", s.leaves, s.rails, s.scalable_units,
+                            s.scalable_units == 1 ? "" : "s"));
+  row("Spines", fmt::format("{}", s.spines));
+  row("Uplinks per leaf", fmt::format("{} ({})", s.uplinks_per_leaf, uplink_spread(s)));
+  row("Line rate", in_gbps(s.line_rate) + " per port and direction");
+  row("Wire efficiency",
+      fmt::format("{:.4f} (payload share at MTU {})", s.wire_efficiency, fabric.mtu));
+  row("Port rate, node to leaf",
+      fmt::format("{} payload ({})", in_gbps(s.node_port_rate), in_gbytes(s.node_port_rate)));
+  row("Port rate, leaf to spine",
+      fmt::format("{} payload ({})", in_gbps(s.port_rate), in_gbytes(s.port_rate)));
+  row("Leaf downlink capacity",
+      fmt::format("{} ({} ports)", in_gbytes(s.leaf_downlink), s.nodes_per_leaf));
+  row("Leaf uplink capacity",
+      fmt::format("{} ({} ports)", in_gbytes(s.leaf_uplink), s.uplinks_per_leaf));
+  row("Oversubscription", fmt::format("{:.2f}:1 (downlink:uplink; requested {:g}:1)",
+                                      s.oversubscription, s.requested_oversubscription));
+  row("Bisection bandwidth", in_gbytes(s.bisection) + " per direction");
+  row("Links, node to leaf", fmt::format("{} (one per direction)", s.node_port_links));
+  row("Links, leaf to spine", fmt::format("{}", s.leaf_spine_links));
+  row("Links inside nodes", fmt::format("{}", s.node_links));
+  row("Links in all", fmt::format("{}", s.total_links));
+  row("Degraded links", s.degraded.empty() ? "none" : fmt::format("{}", s.degraded.size()));
+  for (const models::DegradedLink& d : s.degraded) {
+    fmt::print(out, "    {:<30}{} (designed {})\n", d.name, in_gbps(d.capacity),
+               in_gbps(d.designed));
+  }
+}
+
+void print_links_text(const sim::FlowNetwork& network, std::ostream& out) {
+  std::size_t width = 4;
+  for (std::uint32_t l = 0; l < network.link_count(); ++l) {
+    width = std::max(width, network.link(sim::LinkId{l}).name.size());
+  }
+  fmt::print(out, "\nLinks ({}, one per direction; faults refer to these names):\n\n",
+             network.link_count());
+  fmt::print(out, "  {:<{}}  {:>13}  {:>9}\n", "name", width, "capacity", "latency");
+  for (std::uint32_t l = 0; l < network.link_count(); ++l) {
+    const sim::LinkSpec& link = network.link(sim::LinkId{l});
+    fmt::print(out, "  {:<{}}  {:>13}  {:>6g} ns\n", link.name, width, in_gbps(link.capacity),
+               in_ns(link.latency));
+  }
+}
+
+nlohmann::ordered_json fabric_json(const models::SystemSpec& spec, const models::FabricSummary& s) {
+  nlohmann::ordered_json j;
+  j["nodes"] = s.nodes;
+  j["rails"] = s.rails;
+  j["rail_mapping"] = rail_mapping_key(spec.fabric.rails);
+  j["nodes_per_leaf"] = s.nodes_per_leaf;
+  j["scalable_units"] = s.scalable_units;
+  j["leaves"] = s.leaves;
+  j["spines"] = s.spines;
+  j["uplinks_per_leaf"] = s.uplinks_per_leaf;
+  j["uplinks_to_spine"] = s.uplinks_to_spine;
+  j["transport"] = transport_key(spec.fabric.transport);
+  j["mtu_bytes"] = spec.fabric.mtu;
+  j["line_rate_Gbps"] = s.line_rate.in_gbps();
+  j["wire_efficiency"] = s.wire_efficiency;
+  j["node_port_rate_Gbps"] = s.node_port_rate.in_gbps();
+  j["port_rate_Gbps"] = s.port_rate.in_gbps();
+  j["leaf_downlink_GBps"] = s.leaf_downlink.in_gbytes_per_s();
+  j["leaf_uplink_GBps"] = s.leaf_uplink.in_gbytes_per_s();
+  j["oversubscription"] = s.oversubscription;
+  j["requested_oversubscription"] = s.requested_oversubscription;
+  j["bisection_GBps"] = s.bisection.in_gbytes_per_s();
+  j["links"] = {{"node_port", s.node_port_links},
+                {"leaf_spine", s.leaf_spine_links},
+                {"in_nodes", s.node_links},
+                {"total", s.total_links}};
+  j["degraded_links"] = nlohmann::ordered_json::array();
+  for (const models::DegradedLink& d : s.degraded) {
+    j["degraded_links"].push_back({{"name", d.name},
+                                   {"capacity_Gbps", d.capacity.in_gbps()},
+                                   {"designed_Gbps", d.designed.in_gbps()}});
+  }
+  return j;
+}
+
+nlohmann::ordered_json links_json(const sim::FlowNetwork& network) {
+  nlohmann::ordered_json links = nlohmann::ordered_json::array();
+  for (std::uint32_t l = 0; l < network.link_count(); ++l) {
+    const sim::LinkSpec& link = network.link(sim::LinkId{l});
+    links.push_back({{"name", link.name},
+                     {"capacity_Gbps", link.capacity.in_gbps()},
+                     {"latency_ns", in_ns(link.latency)}});
+  }
+  return links;
 }
 
 }  // namespace
 
 int run_topo(const std::vector<std::string>& args, std::ostream& out) {
-  std::string system;
+  std::string system_arg;
   std::string format;
-  po::options_description options("railsim topo --system PRESET [--format text|json]");
-  options.add_options()(
-      "system", po::value(&system)->required(),
-      fmt::format("a node preset: {}", fmt::join(models::node_preset_names(), ", ")).c_str())(
-      "format", po::value(&format)->default_value("text"), "text (as nvidia-smi topo -m) or json");
+  int nodes = 0;
+  po::options_description options(
+      "railsim topo --system PRESET|FILE [--nodes N] [--format text|json|dot] [--links]");
+  const std::string system_help =
+      fmt::format("a node preset ({}; 2 nodes on the default fabric) or a system file (.json)",
+                  fmt::join(models::node_preset_names(), ", "));
+  options.add_options()("system", po::value(&system_arg)->required(), system_help.c_str())(
+      "nodes", po::value(&nodes), "nodes in the system, overriding the preset's 2 or the file's")(
+      "format", po::value(&format)->default_value("text"),
+      "text (as nvidia-smi topo -m, then the fabric), json or dot (Graphviz)")(
+      "links", "also list every link: name, capacity, latency (the names faults refer to)");
   po::variables_map vm;
   if (!parse_command_line(args, options,
                           "Prints a server's GPU and NIC distance matrix as nvidia-smi topo -m "
-                          "does.",
+                          "does, and the fabric's figures; or draws both for Graphviz.",
                           out, vm)) {
     return 0;
   }
-  if (format != "text" && format != "json") {
-    throw sim::InputError("--format: expected text or json, got '" + format + "'");
+  if (format != "text" && format != "json" && format != "dot") {
+    throw sim::InputError("--format: expected text, json or dot, got '" + format + "'");
   }
-  const models::NodeSpec node = models::node_preset(system);
+  models::scenario::SystemFile file = models::scenario::system_from_argument(system_arg);
+  if (vm.count("nodes")) {
+    if (nodes < 1) {
+      throw sim::InputError(fmt::format("--nodes: expected at least 1, got {}", nodes));
+    }
+    file.system.nodes = nodes;
+  }
+  sim::Simulator simulator;
+  sim::FlowNetwork network(simulator);
+  const models::System system(file.system, network);
+  models::scenario::apply_faults(file, network);
+  const models::FabricSummary summary = models::summarize(system, network);
+  const bool list_links = vm.count("links") > 0;
+  const models::NodeSpec& node = system.spec().node;
+  if (format == "dot") {
+    print_dot(system, network, summary, out);
+    return 0;
+  }
   const models::TopoMatrix matrix = models::topo_matrix(node);
   if (format == "json") {
-    print_json(node, matrix, out);
-  } else {
-    print_text(node, matrix, out);
+    nlohmann::ordered_json doc = matrix_json(node, matrix);
+    doc["fabric"] = fabric_json(system.spec(), summary);
+    if (list_links) {
+      doc["links"] = links_json(network);
+    }
+    out << doc.dump(2) << "\n";
+    return 0;
+  }
+  print_text(node, matrix, out);
+  print_fabric_text(system.spec(), summary, out);
+  if (list_links) {
+    print_links_text(network, out);
   }
   return 0;
 }

@@ -1,0 +1,102 @@
+// File: models/system/fabric_summary.hpp
+// FabricSummary: the figures a designer quotes for a System's leaf/spine fabric (switch and
+// cable counts, port rates, leaf oversubscription, bisection bandwidth) and the links that a
+// fault left off their designed rate. `railsim topo` prints it.
+#pragma once
+
+#include "models/system/system.hpp"
+#include "sim/bandwidth.hpp"
+#include "sim/flow_network.hpp"
+
+#include <string>
+#include <vector>
+
+namespace railsim::models {
+
+// One rail of a two-tier rail-optimised fabric, reduced to what its bisection depends on.
+struct LeafSpineShape {
+  int nodes = 0;             // N, >= 0
+  int nodes_per_leaf = 0;    // s, the scalable unit, >= 1
+  int uplinks_per_leaf = 0;  // k, >= 0
+  sim::Bandwidth node_port;  // p: one NIC port, per direction
+  sim::Bandwidth uplink;     // f: one leaf-spine cable, per direction
+};
+
+// Bisection bandwidth of one rail. Definition: split the N nodes into two halves of floor(N/2)
+// and ceil(N/2) nodes, put every switch on either side, and count the capacity, in one
+// direction, of the fabric links (NIC ports, leaf-spine cables) that cross from one side to
+// the other; the bisection bandwidth is the least such total. A node is never cut: the links
+// inside it are not fabric links.
+//
+// A system's bisection is rails x this. Rail r's links (NIC r of every node, the leaves of
+// rail r and their uplinks) are disjoint from every other rail's, and every rail is the same
+// graph whatever the cabling (each node has one NIC on each rail), so with the nodes and the
+// spines placed, each rail's cut is least on its own and all rails' least cuts are equal.
+//
+// Within one rail, leaf u holds n_u nodes (s each, the last unit perhaps fewer) and k uplinks.
+// 1. The spines go all to one side. For fixed nodes and leaves the cut (over all rails) is
+//    linear in the uplinks K per leaf that end on side A, so its least value over 0 <= K <= k
+//    lies at K = 0 or K = k, both reachable (all spines on one side). Call that side A; B
+//    holds h nodes, h being floor(N/2) or ceil(N/2).
+// 2. Unit u with b of its nodes on B then costs g_u(b) = min(b p, (n_u - b) p + k f): its leaf
+//    stays on A and cuts the b NIC ports, or joins B and cuts the other n_u - b ports and its
+//    k uplinks. Each g_u is concave (a minimum of linear functions), so the least sum subject
+//    to sum b_u = h lies at a vertex of that polytope: every unit wholly on one side but one.
+// 3. Closed form for full units (N = U s), with h = q s + r and 0 <= r < s:
+//        B_rail = q min(s p, k f) + min(r p, (s - r) p + k f)
+//    - one unit, full or not (N <= s, the leaf holds every node): B_rail = g(floor(N/2)) =
+//      floor(N/2) p, the cut goes through the NIC ports, and the uplinks do not matter;
+//    - an even number of units: B_rail = (U/2) min(s p, k f), i.e. N/2 x p at 1:1 and half the
+//      rail's uplink capacity when the leaves are oversubscribed;
+//    - an odd number, 1:1: q s p + r p = floor(N/2) p, full bisection again; oversubscribed,
+//      the half-unit r pays the cheaper of its ports and its leaf's uplinks.
+//    A partial last unit is handled by evaluating every vertex of step 2: O(units). The tests
+//    check all of this against a search over every cut of small fabrics.
+// Example: 128 DGX H100 (8 rails, 400G NDR, 4096 B MTU: p = f = 49.68 GB/s) with 32 nodes per
+// leaf and 16 uplinks (2:1): h = 64 = 2 units, B_rail = 2 x 16 f = 1589.9 GB/s, system 12.7 TB/s.
+sim::Bandwidth rail_bisection(const LeafSpineShape& shape);
+
+// A link whose capacity in the network differs from what the System built (a fault).
+struct DegradedLink {
+  std::string name;
+  sim::Bandwidth capacity;  // as the network has it now
+  sim::Bandwidth designed;  // as the System built it
+};
+
+// Every rate is per direction, as payload (after the wire efficiency), unless named "line".
+// Per-leaf figures are those of a full leaf (nodes_per_leaf nodes), as the switch is designed.
+struct FabricSummary {
+  int nodes = 0;
+  int rails = 0;           // compute NICs per node
+  int nodes_per_leaf = 0;  // the scalable unit
+  int scalable_units = 0;  // ceil(nodes / nodes_per_leaf): leaves per rail
+  int leaves = 0;          // rails x scalable_units
+  int spines = 0;
+  int uplinks_per_leaf = 0;                 // as built: floor(nodes_per_leaf / oversubscription)
+  std::vector<int> uplinks_to_spine;        // per spine, from each leaf (round-robin)
+  sim::Bandwidth line_rate;                 // the fabric's port rate, before headers
+  double wire_efficiency = 0.0;             // payload share at the fabric's transport and MTU
+  sim::Bandwidth node_port_rate;            // one NIC port: min(NIC, fabric) line rate x wire
+  sim::Bandwidth port_rate;                 // one leaf-spine cable: line rate x wire
+  sim::Bandwidth leaf_downlink;             // nodes_per_leaf x node_port_rate
+  sim::Bandwidth leaf_uplink;               // uplinks_per_leaf x port_rate
+  double oversubscription = 0.0;            // leaf_downlink / leaf_uplink, as the ports imply
+  double requested_oversubscription = 0.0;  // the spec's ratio, before rounding to ports
+  sim::Bandwidth bisection;                 // rails x rail_bisection (above)
+
+  // Links as the flow network has them, one per direction.
+  int node_port_links = 0;   // NIC to leaf and leaf to NIC: 2 x nodes x rails
+  int leaf_spine_links = 0;  // 2 x leaves x uplinks_per_leaf
+  int node_links = 0;        // inside the nodes: PCIe, host memory, socket links
+  int total_links = 0;
+
+  std::vector<DegradedLink> degraded;  // in link order
+};
+
+// The summary of `system` as built into `network`, which must hold the System's links and no
+// others (faults may have changed their capacities since). The designed rates come from a
+// second, fault-free build of the same spec, so they are the rates the System gives its links,
+// never re-derived here. Cost: one more build of the System, O(links + leaves x switches).
+FabricSummary summarize(const System& system, const sim::FlowNetwork& network);
+
+}  // namespace railsim::models
