@@ -3,20 +3,13 @@
 #include "sim/simulator.hpp"
 
 #include "sim/assert.hpp"
+#include "sim/hash_mix.hpp"
 #include "sim/input_error.hpp"
 
 #include <utility>
 
 namespace railsim::sim {
 namespace {
-
-// One round of a 64-bit mix (splitmix64's finaliser) folding `value` into `hash`.
-std::uint64_t mix(std::uint64_t hash, std::uint64_t value) {
-  std::uint64_t z = hash ^ (value + 0x9e3779b97f4a7c15ULL + (hash << 6) + (hash >> 2));
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
 
 void require_not_past(SimTime time, SimTime now) {
   if (time < now) {
@@ -50,9 +43,9 @@ void Simulator::run_one() {
   RAILSIM_ASSERT(event.time >= now_, "the event queue returned an event from the past");
   now_ = event.time;
   ++events_processed_;
-  trace_hash_ =
-      mix(mix(trace_hash_, static_cast<std::uint64_t>(event.time.time_since_epoch().count())),
-          event.sequence);
+  trace_hash_ = hash_mix(
+      hash_mix(trace_hash_, static_cast<std::uint64_t>(event.time.time_since_epoch().count())),
+      event.sequence);
   event.handler();
 }
 

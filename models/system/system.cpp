@@ -7,6 +7,7 @@
 #include "models/fabric/wire.hpp"
 #include "models/hardware/pcie.hpp"
 #include "sim/assert.hpp"
+#include "sim/hash_mix.hpp"
 #include "sim/input_error.hpp"
 
 #include <boost/graph/adjacency_list.hpp>
@@ -27,13 +28,6 @@ using SwitchGraph = boost::adjacency_list<boost::vecS,
                                           boost::directedS,
                                           boost::no_property,
                                           boost::property<boost::edge_name_t, std::uint32_t>>;
-
-std::uint64_t mix(std::uint64_t hash, std::uint64_t value) {
-  std::uint64_t z = hash ^ (value + 0x9e3779b97f4a7c15ULL + (hash << 6) + (hash >> 2));
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
 
 std::size_t at(int i) { return static_cast<std::size_t>(i); }
 
@@ -138,7 +132,7 @@ std::vector<std::vector<int>> cable_rails(const SystemSpec& spec, int rails) {
     std::uint64_t state = fabric.rail_seed;
     for (auto& row : rail) {
       for (std::size_t i = row.size() - 1; i > 0; --i) {
-        state = mix(state, i);
+        state = sim::hash_mix(state, i);
         std::swap(row[i], row[state % (i + 1)]);
       }
     }
@@ -527,9 +521,10 @@ std::vector<sim::LinkId> System::route_lane(Endpoint src,
   const int target = leaf_of(dst.node, dst.nic);
   const std::vector<int>& hops = m.hops_to_leaf[at(target)];
   std::size_t here = at(leaf_of(src.node, src.nic));
-  std::uint64_t key = mix(mix(mix(spec_.fabric.ecmp_seed, at(src.node) * 64 + at(src.nic)),
-                              at(dst.node) * 64 + at(dst.nic)),
-                          queue_pair);
+  std::uint64_t key = sim::hash_mix(
+      sim::hash_mix(sim::hash_mix(spec_.fabric.ecmp_seed, at(src.node) * 64 + at(src.nic)),
+                    at(dst.node) * 64 + at(dst.nic)),
+      queue_pair);
   std::vector<std::pair<std::size_t, std::uint32_t>> choices;
   while (here != at(target)) {
     choices.clear();
@@ -540,7 +535,7 @@ std::vector<sim::LinkId> System::route_lane(Endpoint src,
       }
     }
     RAILSIM_ASSERT(!choices.empty(), "every leaf reaches every other through a spine");
-    key = mix(key, here);
+    key = sim::hash_mix(key, here);
     const bool at_source_leaf = here == at(leaf_of(src.node, src.nic));
     const std::size_t pick =
         lane < 0
