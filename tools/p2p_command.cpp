@@ -69,8 +69,8 @@ Row measure(const models::scenario::SystemFile& file,
   sim::Simulator simulator;
   sim::FlowNetwork network(simulator);
   const models::SystemSpec& spec = file.system;
-  const models::System system(spec, network);
-  models::scenario::apply_faults(file, network);
+  models::System system(spec, network);
+  models::scenario::apply_faults(file, system, network);
   const int nic = system.compute_nics().at(static_cast<std::size_t>(from.nic));
   const double message_rate = spec.node.nics[static_cast<std::size_t>(nic)].message_rate_per_qp;
   // The stream over each of the routing's paths in equal shares (one path unless adaptive).

@@ -268,8 +268,8 @@ int run_topo(const std::vector<std::string>& args, std::ostream& out) {
   }
   sim::Simulator simulator;
   sim::FlowNetwork network(simulator);
-  const models::System system(file.system, network);
-  models::scenario::apply_faults(file, network);
+  models::System system(file.system, network);
+  models::scenario::apply_faults(file, system, network);
   const models::FabricSummary summary = models::summarize(system, network);
   const bool list_links = vm.count("links") > 0;
   const models::NodeSpec& node = system.spec().node;

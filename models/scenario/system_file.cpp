@@ -159,7 +159,7 @@ void read_pcie_fault(const JsonValue& fault,
     throw where.error(e.what());
   }
   for (const std::string& name : {names.first, names.second}) {
-    out.push_back({name, 1.0, rate, fault.json_pointer()});
+    out.push_back({name, 1.0, rate, false, fault.json_pointer()});
   }
 }
 
@@ -170,26 +170,36 @@ std::vector<LinkFault> read_faults(const JsonValue& faults, const SystemSpec& sy
       read_pcie_fault(fault, system, result);
       continue;
     }
-    fault.expect_keys({"link", "rate_scale", "rate"});
+    fault.expect_keys({"link", "rate_scale", "rate", "down"});
     LinkFault f;
     f.link = fault.at("link").as_string();
     f.json_pointer = fault.json_pointer();
     const std::optional<JsonValue> scale = fault.find("rate_scale");
     const std::optional<JsonValue> rate = fault.find("rate");
-    if (scale.has_value() == rate.has_value()) {
+    const std::optional<JsonValue> down = fault.find("down");
+    if (int{scale.has_value()} + int{rate.has_value()} + int{down.has_value()} != 1) {
       throw fault.error(
-          R"(expected exactly one of "rate_scale" (such as 0.5) or "rate" (such as "200Gbps"))");
+          R"(expected exactly one of "rate_scale" (such as 0.5), "rate" (such as "200Gbps") or )"
+          R"("down": true)");
+    }
+    if (down) {
+      if (!down->as_bool()) {
+        throw down->error(R"(expected true (leave the fault out for a link that is up))");
+      }
+      f.down = true;
+      result.push_back(std::move(f));
+      continue;
     }
     if (scale) {
       f.rate_scale = scale->as_number(0.0, 1.0);
       if (!(f.rate_scale > 0.0)) {
         throw scale->error(
-            "expected a scale above 0 and at most 1, got 0 (a link down is not modelled yet)");
+            R"(expected a scale above 0 and at most 1, got 0 (a link out of service is "down": true))");
       }
     } else {
       f.rate = rate->as_bandwidth();
       if (!(f.rate.bytes_per_s > 0.0)) {
-        throw rate->error("expected a rate above zero (a link down is not modelled yet)");
+        throw rate->error(R"(expected a rate above zero (a link out of service is "down": true))");
       }
     }
     result.push_back(std::move(f));
@@ -258,7 +268,7 @@ SystemFile system_from_argument(const std::string& preset_or_file) {
   return out;
 }
 
-void apply_faults(const SystemFile& file, sim::FlowNetwork& network) {
+void apply_faults(const SystemFile& file, System& system, sim::FlowNetwork& network) {
   for (const LinkFault& fault : file.faults) {
     std::optional<sim::LinkId> found;
     for (std::uint32_t l = 0; l < network.link_count() && !found; ++l) {
@@ -275,6 +285,14 @@ void apply_faults(const SystemFile& file, sim::FlowNetwork& network) {
       throw ScenarioError(file.file, fault.json_pointer + "/link",
                           fmt::format("no link named {}{} (railsim topo --links lists them)",
                                       quote(fault.link), did_you_mean_quoted(fault.link, names)));
+    }
+    if (fault.down) {
+      try {
+        system.set_link_down(*found);
+      } catch (const sim::InputError& e) {
+        throw ScenarioError(file.file, fault.json_pointer + "/link", e.what());
+      }
+      continue;
     }
     const sim::Bandwidth now = network.link(*found).capacity;
     network.set_link_capacity(*found,

@@ -16,6 +16,7 @@ struct LinkFault {
   std::string link;          // a link name as `railsim topo --links` lists them
   double rate_scale = 1.0;   // applied when rate is not set
   sim::Bandwidth rate;       // bytes/s; zero means "scale instead"
+  bool down = false;         // taken out of service instead (fabric links only)
   std::string json_pointer;  // where the fault was written, for errors found when applied
 };
 
@@ -35,8 +36,9 @@ SystemFile load_system_file(const std::string& path);
 // to a JSON file (anything ending in ".json").
 SystemFile system_from_argument(const std::string& preset_or_file);
 
-// Applies the faults to the links `system` built in `network`; throws ScenarioError at the
-// fault's pointer for a link name that does not exist.
-void apply_faults(const SystemFile& file, sim::FlowNetwork& network);
+// Applies the faults to the links `system` built in `network`: rates changed, fabric links
+// taken down. Throws ScenarioError at the fault's pointer for a link name that does not exist
+// or a link that cannot go down.
+void apply_faults(const SystemFile& file, System& system, sim::FlowNetwork& network);
 
 }  // namespace railsim::models::scenario

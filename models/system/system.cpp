@@ -12,6 +12,8 @@
 
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/breadth_first_search.hpp>
+#include <boost/graph/filtered_graph.hpp>
+#include <boost/graph/reverse_graph.hpp>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -25,11 +27,13 @@ namespace {
 
 using SwitchGraph = boost::adjacency_list<boost::vecS,
                                           boost::vecS,
-                                          boost::directedS,
+                                          boost::bidirectionalS,
                                           boost::no_property,
                                           boost::property<boost::edge_name_t, std::uint32_t>>;
 
 std::size_t at(int i) { return static_cast<std::size_t>(i); }
+
+constexpr int kUnreachable = 1 << 30;
 
 const char* transport_name(Transport transport) {
   return transport == Transport::kRoce ? "RoCEv2" : "InfiniBand";
@@ -61,9 +65,11 @@ struct System::Impl {
   int rails = 0;
   int units = 0;  // scalable units: leaves per rail
   SwitchGraph graph;
-  std::vector<std::vector<int>> hops_to_leaf;  // [leaf][switch vertex]
+  std::vector<std::vector<int>> hops_to_leaf;  // [leaf][switch vertex], over links not down
+  std::vector<bool> down_links;                // by link index
   std::vector<bool> spine_links;               // by link index
   std::vector<bool> memory_links;
+  std::vector<bool> port_links;
 
   explicit Impl(sim::FlowNetwork& network) : net(network) {}
 
@@ -71,6 +77,7 @@ struct System::Impl {
     const sim::LinkId id = net.add_link({capacity, latency, std::move(name)});
     spine_links.resize(id.index + 1, false);
     memory_links.resize(id.index + 1, false);
+    port_links.resize(id.index + 1, false);
     return id;
   }
 
@@ -250,6 +257,8 @@ System::System(SystemSpec spec, sim::FlowNetwork& network)
           {m.add(rate, fabric.cable_latency, fmt::format("{}>{}", nic_name, leaf_name)),
            m.add(rate, fabric.switch_latency + fabric.cable_latency,
                  fmt::format("{}>{}", leaf_name, nic_name))});
+      m.port_links[m.nodes[at(n)].ports.back().up.index] = true;
+      m.port_links[m.nodes[at(n)].ports.back().down.index] = true;
     }
   }
   const int uplinks = static_cast<int>(fabric.nodes_per_leaf / fabric.oversubscription);
@@ -273,14 +282,54 @@ System::System(SystemSpec spec, sim::FlowNetwork& network)
       boost::add_edge(spine_vertex, at(leaf), down.index, m.graph);
     }
   }
-  // Every cable exists in both directions, so distances from a leaf are distances to it.
-  m.hops_to_leaf.assign(at(leaves), std::vector<int>(boost::num_vertices(m.graph), 0));
+  m.down_links.assign(m.spine_links.size(), false);
+  compute_hops();
+}
+
+// Hops from every switch to each leaf over the cables that are up: breadth-first search from
+// the leaf over the reversed graph, so a cable down in one direction counts in that one only.
+void System::compute_hops() {
+  Impl& m = *impl_;
+
+  struct Up {
+    const SwitchGraph* graph = nullptr;
+    const std::vector<bool>* down = nullptr;
+
+    bool operator()(const SwitchGraph::edge_descriptor& e) const {
+      return !(*down)[boost::get(boost::edge_name, *graph, e)];
+    }
+  };
+
+  const boost::filtered_graph<SwitchGraph, Up> alive(m.graph, Up{&m.graph, &m.down_links});
+  const auto towards = boost::make_reverse_graph(alive);
+  const int leaves = leaf_count();
+  m.hops_to_leaf.assign(at(leaves), std::vector<int>(boost::num_vertices(m.graph), kUnreachable));
   for (int leaf = 0; leaf < leaves; ++leaf) {
     std::vector<int>& hops = m.hops_to_leaf[at(leaf)];
-    boost::breadth_first_search(m.graph, boost::vertex(at(leaf), m.graph),
+    hops[at(leaf)] = 0;
+    boost::breadth_first_search(towards, at(leaf),
                                 boost::visitor(boost::make_bfs_visitor(
                                     boost::record_distances(hops.data(), boost::on_tree_edge()))));
   }
+}
+
+void System::set_link_down(sim::LinkId link) {
+  Impl& m = *impl_;
+  if (link.index >= m.down_links.size() ||
+      (!m.spine_links[link.index] && !is_node_port_link(link))) {
+    throw sim::InputError("link " + m.net.link(link).name +
+                          " is not a fabric link; only NIC ports and leaf-spine cables go down");
+  }
+  m.down_links[link.index] = true;
+  compute_hops();
+}
+
+bool System::is_link_down(sim::LinkId link) const {
+  return link.index < impl_->down_links.size() && impl_->down_links[link.index];
+}
+
+bool System::is_node_port_link(sim::LinkId link) const {
+  return link.index < impl_->port_links.size() && impl_->port_links[link.index];
 }
 
 System::~System() = default;
@@ -478,6 +527,7 @@ std::vector<std::vector<sim::LinkId>> System::routes(Endpoint src,
   }
   const auto uplinks = static_cast<int>(
       boost::out_degree(static_cast<std::size_t>(leaf_of(src.node, src.nic)), impl_->graph));
+  // Lanes are numbered over all uplinks; one whose uplink is down is not taken.
   std::vector<std::vector<sim::LinkId>> paths;
   paths.reserve(static_cast<std::size_t>(uplinks));
   for (int lane = 0; lane < uplinks; ++lane) {
@@ -513,7 +563,14 @@ std::vector<sim::LinkId> System::route_lane(Endpoint src,
     build.cross_sockets(src.node, build.socket(gpu), build.socket(src_port));
     build.down_from_bridge(src.node, src_port);
   }
-  path.push_back(m.nodes[at(src.node)].ports[at(src.nic)].up);
+  const auto port_up = [&](const sim::LinkId port) {
+    if (is_link_down(port)) {
+      throw sim::InputError("link " + m.net.link(port).name +
+                            " is down: no transfer can use that NIC");
+    }
+    path.push_back(port);
+  };
+  port_up(m.nodes[at(src.node)].ports[at(src.nic)].up);
 
   // Through the fabric: at each switch, one of the ports one hop closer, chosen by the hash, or
   // for an adaptive lane: uplink `lane` (port p reaches spine p % spines), then the spine's
@@ -525,16 +582,21 @@ std::vector<sim::LinkId> System::route_lane(Endpoint src,
       sim::hash_mix(sim::hash_mix(spec_.fabric.ecmp_seed, at(src.node) * 64 + at(src.nic)),
                     at(dst.node) * 64 + at(dst.nic)),
       queue_pair);
+  if (hops[here] == kUnreachable) {
+    throw sim::InputError(fmt::format(
+        "no path from leaf{} to leaf{}: the cables between them are down", here, target));
+  }
   std::vector<std::pair<std::size_t, std::uint32_t>> choices;
   while (here != at(target)) {
     choices.clear();
     for (auto [e, end] = boost::out_edges(here, m.graph); e != end; ++e) {
       const std::size_t next = boost::target(*e, m.graph);
-      if (hops[next] == hops[here] - 1) {
-        choices.emplace_back(next, boost::get(boost::edge_name, m.graph, *e));
+      const std::uint32_t link = boost::get(boost::edge_name, m.graph, *e);
+      if (!m.down_links[link] && hops[next] == hops[here] - 1) {
+        choices.emplace_back(next, link);
       }
     }
-    RAILSIM_ASSERT(!choices.empty(), "every leaf reaches every other through a spine");
+    RAILSIM_ASSERT(!choices.empty(), "a reachable switch has a next hop that is up");
     key = sim::hash_mix(key, here);
     const bool at_source_leaf = here == at(leaf_of(src.node, src.nic));
     const std::size_t pick =
@@ -545,7 +607,7 @@ std::vector<sim::LinkId> System::route_lane(Endpoint src,
     path.push_back(sim::LinkId{link});
     here = next;
   }
-  path.push_back(m.nodes[at(dst.node)].ports[at(dst.nic)].down);
+  port_up(m.nodes[at(dst.node)].ports[at(dst.nic)].down);
 
   // Receiver: the NIC to memory, the mirror of the sender.
   const PathBuilder::Element dst_port = build.nic(dst.node, compute_nics_.at(at(dst.nic)));

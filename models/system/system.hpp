@@ -85,6 +85,12 @@ class System {
 
   bool is_spine_link(sim::LinkId link) const;
   bool is_host_memory_link(sim::LinkId link) const;
+  bool is_node_port_link(sim::LinkId link) const;  // a NIC's port to or from its leaf
+
+  // Takes a fabric link (a NIC port or a leaf-spine cable, one direction) out of service:
+  // routes avoid it from now on, and a route that cannot is an InputError naming it.
+  void set_link_down(sim::LinkId link);
+  bool is_link_down(sim::LinkId link) const;
 
   // The compute NIC closest to a GPU over PCIe (the lowest index among equals): the one NCCL
   // and `ib_write_bw --use_cuda` would pick for it.
@@ -113,6 +119,8 @@ class System {
  private:
   struct Impl;
   class PathBuilder;
+
+  void compute_hops();
 
   // route() with `lane` >= 0 taking adaptive lane `lane` through the fabric instead of the hash.
   std::vector<sim::LinkId> route_lane(Endpoint src,

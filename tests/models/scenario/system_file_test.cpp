@@ -63,9 +63,9 @@ TEST(SystemFile, HalfRateFaultHalvesExactlyThatCable) {
   ASSERT_EQ(f.faults.size(), 1U);
   sim::Simulator sim;
   sim::FlowNetwork net(sim);
-  const System system(f.system, net);
+  System system(f.system, net);
   const double before = net.link(link_named(net, "leaf0>spine1.1")).capacity.bytes_per_s;
-  apply_faults(f, net);
+  apply_faults(f, system, net);
   sim.run();
   EXPECT_DOUBLE_EQ(net.link(link_named(net, "leaf0>spine1.1")).capacity.bytes_per_s, before / 2);
   EXPECT_DOUBLE_EQ(net.link(link_named(net, "leaf0>spine0.0")).capacity.bytes_per_s, before);
@@ -115,8 +115,8 @@ TEST(SystemFile, PcieFaultTrainsBothDirectionsOfAnElementsLinkDown) {
   ASSERT_EQ(f.faults.size(), 2U);
   sim::Simulator sim;
   sim::FlowNetwork net(sim);
-  const System system(f.system, net);
-  apply_faults(f, net);
+  System system(f.system, net);
+  apply_faults(f, system, net);
   const double gen4 = 16 * 16 * 128.0 / 130 / 8 * 0.78;
   EXPECT_NEAR(net.link(link_named(net, "n1.gpu3>n1.sw3")).capacity.in_gbytes_per_s(), gen4, 1e-9);
   EXPECT_NEAR(net.link(link_named(net, "n1.sw3>n1.gpu3")).capacity.in_gbytes_per_s(), gen4, 1e-9);
@@ -141,6 +141,20 @@ TEST(SystemFile, PcieFaultOnAMissingElementPointsAtIt) {
       EXPECT_EQ(e.json_pointer(), "/system/faults/0/pcie") << e.what();
     }
   }
+}
+
+TEST(SystemFile, DownFaultTakesACableOutOfTheRoutes) {
+  const JsonDocument doc = parse_json(R"({"system": {"node": "dgx-h100", "nodes": 16,
+      "fabric": {"nodes_per_leaf": 8},
+      "faults": [{"link": "leaf0>spine1.1", "down": true}]}})",
+                                      "inline.json");
+  const SystemFile f = read_system(doc.root());
+  sim::Simulator sim;
+  sim::FlowNetwork net(sim);
+  System system(f.system, net);
+  apply_faults(f, system, net);
+  EXPECT_TRUE(system.is_link_down(link_named(net, "leaf0>spine1.1")));
+  EXPECT_FALSE(system.is_link_down(link_named(net, "leaf0>spine1.5")));
 }
 
 TEST(SystemFile, PresetNameMakesATwoNodeSystem) {
