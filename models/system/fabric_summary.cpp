@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <limits>
 #include <string_view>
-#include <unordered_map>
 
 namespace railsim::models {
 
@@ -74,37 +73,27 @@ FabricSummary summarize(const System& system, const sim::FlowNetwork& network) {
   s.requested_oversubscription = spec.fabric.oversubscription;
   s.total_links = static_cast<int>(network.link_count());
 
-  std::unordered_map<std::string_view, sim::LinkId> by_name;
-  for (std::uint32_t l = 0; l < designed_network.link_count(); ++l) {
-    by_name.emplace(designed_network.link(sim::LinkId{l}).name, sim::LinkId{l});
-  }
-  auto designed_rate = [&](const std::string& name) {
-    const auto found = by_name.find(name);
-    RAILSIM_ASSERT(found != by_name.end(), "the System names its fabric links as documented");
-    return designed_network.link(found->second).capacity;
-  };
-
-  // NIC ports, by the names faults use: n<node>.<nic>>leaf<leaf> and back.
-  s.node_port_rate = sim::kUnboundedBandwidth;
-  for (int n = 0; n < spec.nodes; ++n) {
-    for (int i = 0; i < s.rails; ++i) {
-      const Nic& nic =
-          spec.node
-              .nics[static_cast<std::size_t>(system.compute_nics()[static_cast<std::size_t>(i)])];
-      const int leaf = system.leaf_of(n, i);
-      for (const std::string& name : {fmt::format("n{}.{}>leaf{}", n, nic.name, leaf),
-                                      fmt::format("leaf{}>n{}.{}", leaf, n, nic.name)}) {
-        s.node_port_rate = std::min(s.node_port_rate, designed_rate(name));
-        ++s.node_port_links;
+  // Only the asserts below look links up by name, so the scan runs only where they are on.
+  [[maybe_unused]] auto has_link = [&](const std::string& name) {
+    for (std::uint32_t l = 0; l < designed_network.link_count(); ++l) {
+      if (designed_network.link(sim::LinkId{l}).name == name) {
+        return true;
       }
     }
-  }
-
+    return false;
+  };
+  // NIC ports and leaf-spine cables, at their designed rates. The designed copy numbers its
+  // links as `system` does, so the System's own classification applies to both.
+  s.node_port_rate = sim::kUnboundedBandwidth;
   s.port_rate = sim::kUnboundedBandwidth;
   for (std::uint32_t l = 0; l < network.link_count(); ++l) {
-    if (system.is_spine_link(sim::LinkId{l})) {
+    const sim::Bandwidth rate = designed_network.link(sim::LinkId{l}).capacity;
+    if (system.is_node_port_link(sim::LinkId{l})) {
+      ++s.node_port_links;
+      s.node_port_rate = std::min(s.node_port_rate, rate);
+    } else if (system.is_spine_link(sim::LinkId{l})) {
       ++s.leaf_spine_links;
-      s.port_rate = std::min(s.port_rate, designed_network.link(sim::LinkId{l}).capacity);
+      s.port_rate = std::min(s.port_rate, rate);
     }
   }
   s.node_links = s.total_links - s.node_port_links - s.leaf_spine_links;
@@ -115,7 +104,7 @@ FabricSummary summarize(const System& system, const sim::FlowNetwork& network) {
   // Uplink `port` of a leaf goes to spine port % spines (fabric_spec.hpp).
   s.uplinks_to_spine.assign(static_cast<std::size_t>(s.spines), 0);
   for (int port = 0; port < s.uplinks_per_leaf; ++port) {
-    RAILSIM_ASSERT(by_name.count(fmt::format("leaf0>spine{}.{}", port % s.spines, port)) == 1,
+    RAILSIM_ASSERT(has_link(fmt::format("leaf0>spine{}.{}", port % s.spines, port)),
                    "uplinks are spread round-robin over the spines");
     ++s.uplinks_to_spine[static_cast<std::size_t>(port % s.spines)];
   }
