@@ -102,10 +102,6 @@ nlohmann::ordered_json matrix_json(const models::NodeSpec& node, const models::T
 
 double in_ns(sim::Duration d) { return static_cast<double>(d.count()) * 1e-3; }
 
-const char* transport_name(models::Transport transport) {
-  return transport == models::Transport::kRoce ? "RoCEv2" : "InfiniBand";
-}
-
 // As scenario files spell them.
 const char* transport_key(models::Transport transport) {
   return transport == models::Transport::kRoce ? "rocev2" : "infiniband";
@@ -137,7 +133,7 @@ void print_fabric_text(const models::SystemSpec& spec,
                        std::ostream& out) {
   const models::FabricSpec& fabric = spec.fabric;
   fmt::print(out, "\nFabric: {} nodes on a two-tier leaf/spine, {} rails, {}, MTU {}\n\n", s.nodes,
-             rail_mapping_key(fabric.rails), transport_name(fabric.transport), fabric.mtu);
+             rail_mapping_key(fabric.rails), models::transport_name(fabric.transport), fabric.mtu);
   auto row = [&out](const char* label, const std::string& value) {
     fmt::print(out, "  {:<32}{}\n", label, value);
   };

@@ -53,6 +53,10 @@ struct Gpu {
 
 enum class Transport { kInfiniband, kRoce };
 
+constexpr const char* transport_name(Transport transport) {
+  return transport == Transport::kRoce ? "RoCEv2" : "InfiniBand";
+}
+
 enum class NicRole { kCompute, kStorage };
 
 struct Nic {

@@ -35,10 +35,6 @@ std::size_t at(int i) { return static_cast<std::size_t>(i); }
 
 constexpr int kUnreachable = 1 << 30;
 
-const char* transport_name(Transport transport) {
-  return transport == Transport::kRoce ? "RoCEv2" : "InfiniBand";
-}
-
 // Up and down links between a PCIe element and its parent.
 struct Attachment {
   sim::LinkId up;
