@@ -142,6 +142,9 @@ FlowId FlowNetwork::start_flow(FlowSpec spec) {
   if (empty) {
     // Nothing to drain: delivered one path latency from now, without touching any link.
     flow.drained = flow.start;
+    if (flow.spec.on_drained) {
+      sim_.schedule_after(Duration::zero(), [this, f] { report_drained(f); });
+    }
     sim_.schedule_after(flow.latency, [this, f] { deliver(f); });
     return id;
   }
@@ -379,20 +382,40 @@ void FlowNetwork::on_drain(std::uint32_t var) {
     notify_rate(f, 0.0);
   }
   request_resolve();
-  for (std::uint32_t f : drained_) {
+  // Callbacks may start flows; the scratch list is moved out meanwhile so that nothing they
+  // reach can disturb it, and moved back to keep its capacity.
+  std::vector<std::uint32_t> drained = std::move(drained_);
+  for (std::uint32_t f : drained) {
+    report_drained(f);
+  }
+  for (std::uint32_t f : drained) {
     if (flows_[f].latency == Duration::zero()) {
       deliver(f);
     } else {
       sim_.schedule_after(flows_[f].latency, [this, f] { deliver(f); });
     }
   }
+  drained_ = std::move(drained);
+}
+
+FlowRecord FlowNetwork::record_of(std::uint32_t f) const {
+  const Flow& flow = flows_[f];
+  return FlowRecord{
+      FlowId{f, flow.generation}, flow.spec.tag, flow.spec.size, flow.start, flow.drained,
+      flow.drained + flow.latency};
+}
+
+void FlowNetwork::report_drained(std::uint32_t f) {
+  if (flows_[f].spec.on_drained) {
+    // A copy: the callback may start flows and so move flows_.
+    const FlowCallback callback = flows_[f].spec.on_drained;
+    callback(record_of(f));
+  }
 }
 
 void FlowNetwork::deliver(std::uint32_t f) {
   Flow& flow = flows_[f];
-  const FlowRecord record{
-      FlowId{f, flow.generation}, flow.spec.tag, flow.spec.size, flow.start, flow.drained,
-      flow.drained + flow.latency};
+  const FlowRecord record = record_of(f);
   FlowCallback callback = std::move(flow.spec.on_complete);
   flow.spec = FlowSpec{};
   flow.in_use = false;

@@ -87,7 +87,10 @@ struct FlowSpec {
   Bandwidth rate_cap = kUnboundedBandwidth;  // > 0
   double weight = 1.0;                       // > 0; a group member takes its group's weight
   std::optional<GroupId> group;
-  FlowCallback on_complete;
+  FlowCallback on_complete;  // at delivery
+  // When the last byte has left the path's links (record.end is the delivery still to come):
+  // what a sender that moves one message at a time waits for before the next.
+  FlowCallback on_drained;
   std::uint64_t tag = 0;
 };
 
@@ -243,6 +246,8 @@ class FlowNetwork {
   void remove_crossing(std::uint32_t var, std::uint32_t link);
   void add_member(std::uint32_t var, std::uint32_t flow);
   void on_drain(std::uint32_t var);
+  FlowRecord record_of(std::uint32_t flow) const;
+  void report_drained(std::uint32_t flow);
   void deliver(std::uint32_t flow);
   void request_resolve();
   void resolve_pending();

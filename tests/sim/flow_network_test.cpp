@@ -176,6 +176,38 @@ TEST_F(FlowNetworkTest, CompletionCallbackCanStartTheNextTransfer) {
   expect_at(done[1].end, 202e-6);
 }
 
+TEST_F(FlowNetworkTest, DrainCallbackLetsASenderQueueTheNextMessageBeforeDelivery) {
+  // f0: 1 MB at 10 GB/s with 5 us of latency drains at 100 us, when f1 starts; f1 drains at
+  // 200 us and both arrive 5 us after draining: 105 and 205 us. An empty flow reports its
+  // drain at once and arrives one latency later.
+  const LinkId l = link(10, us(5));
+  std::vector<SimTime> drains;
+  FlowSpec first = spec({l}, mb(1));
+  first.on_complete = [&](const FlowRecord& r) { done[0] = r; };
+  first.on_drained = [&](const FlowRecord& r) {
+    drains.push_back(sim.now());
+    EXPECT_EQ(r.end, r.drained + us(5));
+    FlowSpec second = spec({l}, mb(1));
+    second.on_complete = [&](const FlowRecord& r2) { done[1] = r2; };
+    second.on_drained = [&](const FlowRecord&) { drains.push_back(sim.now()); };
+    net.start_flow(std::move(second));
+  };
+  net.start_flow(std::move(first));
+  FlowSpec empty = spec({l}, bytes(0));
+  empty.on_drained = [&](const FlowRecord&) { drains.push_back(sim.now()); };
+  empty.on_complete = [&](const FlowRecord& r) { done[2] = r; };
+  net.start_flow(std::move(empty));
+  run_checked(sim, net);
+  ASSERT_EQ(drains.size(), 3U);
+  expect_at(drains[0], 0.0);
+  expect_at(drains[1], 100e-6);
+  expect_at(drains[2], 200e-6);
+  expect_at(done[0].end, 105e-6);
+  expect_at(done[1].start, 100e-6);
+  expect_at(done[1].end, 205e-6);
+  expect_at(done[2].end, 5e-6);
+}
+
 TEST_F(FlowNetworkTest, CountersRecordBusyTimePeakFlowsAndBytes) {
   // 10 GB/s link. f0: 1 GB from 0 (drains at 0.1 s). f1: 1 GB from 0.5 s (0.6 s). f2, f3:
   // 0.5 GB each from 1 s, sharing (5 GB/s each, both drain at 1.1 s).
