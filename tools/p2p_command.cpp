@@ -1,8 +1,9 @@
 // File: tools/p2p_command.cpp
-// `railsim p2p`: an RDMA write stream between two nodes over the model, printed in the columns
-// of perftest's ib_write_bw, so a real log and the prediction sit side by side. Like
-// ib_write_bw, one queue pair keeps messages in flight back to back; without a GPU the buffers
-// are in the host memory of the NIC's socket (as without --use_cuda), with NODE:GPU in that GPU.
+// `railsim p2p`: RDMA writes between two nodes over the model, printed in the columns of
+// perftest's ib_write_bw (--test write_bw: one queue pair keeps messages in flight back to back)
+// or ib_write_lat (--test write_lat: a ping-pong of one message at a time), so a real log and
+// the prediction sit side by side. Without a GPU the buffers are in the host memory of the NIC's
+// socket (as without --use_cuda), with NODE:GPU in that GPU.
 #include "models/scenario/quantity.hpp"
 #include "models/scenario/system_file.hpp"
 #include "models/system/system.hpp"
@@ -51,6 +52,22 @@ models::Endpoint parse_endpoint(const std::string& text, const char* option) {
   return endpoint;
 }
 
+// A fresh model of the system with its faults applied, for one measurement.
+struct Bench {
+  explicit Bench(const models::scenario::SystemFile& file) : system(file.system, network) {
+    models::scenario::apply_faults(file, system, network);
+  }
+
+  const models::Nic& nic(models::Endpoint end) const {
+    const int index = system.compute_nics().at(static_cast<std::size_t>(end.nic));
+    return system.spec().node.nics[static_cast<std::size_t>(index)];
+  }
+
+  sim::Simulator simulator;
+  sim::FlowNetwork network{simulator};
+  models::System system;
+};
+
 struct Row {
   std::int64_t size;
   std::int64_t iterations;
@@ -66,15 +83,10 @@ Row measure(const models::scenario::SystemFile& file,
             models::Endpoint to,
             std::int64_t size,
             std::int64_t iterations) {
-  sim::Simulator simulator;
-  sim::FlowNetwork network(simulator);
-  const models::SystemSpec& spec = file.system;
-  models::System system(spec, network);
-  models::scenario::apply_faults(file, system, network);
-  const int nic = system.compute_nics().at(static_cast<std::size_t>(from.nic));
-  const double message_rate = spec.node.nics[static_cast<std::size_t>(nic)].message_rate_per_qp;
+  Bench bench(file);
+  const double message_rate = bench.nic(from).message_rate_per_qp;
   // The stream over each of the routing's paths in equal shares (one path unless adaptive).
-  const std::vector<std::vector<sim::LinkId>> paths = system.routes(from, to);
+  const std::vector<std::vector<sim::LinkId>> paths = bench.system.routes(from, to);
   const auto shares = static_cast<std::int64_t>(paths.size());
   sim::FlowRecord record;
   for (std::int64_t k = 0; k < shares; ++k) {
@@ -88,14 +100,111 @@ Row measure(const models::scenario::SystemFile& file,
       record.drained = std::max(record.drained, r.drained);
       record.end = std::max(record.end, r.end);
     };
-    network.start_flow(std::move(stream));
+    bench.network.start_flow(std::move(stream));
   }
-  simulator.run();
+  bench.simulator.run();
   const double total = static_cast<double>(size * iterations);
   const sim::Duration latency = record.end - record.drained;
   const double steady = total / sim::to_seconds(record.drained - record.start);
   return {size, iterations, steady, total / sim::to_seconds(record.end - record.start),
           sim::to_us(latency) + static_cast<double>(size) / steady * 1e6};
+}
+
+// One message of `size` bytes alone on its path (ib_write_lat keeps one in flight): the path's
+// link latencies plus its transfer at the path's bottleneck rate, both from one flow through
+// the engine, plus the processing latency of the NIC at each end.
+sim::Duration one_way(const models::scenario::SystemFile& file,
+                      models::Endpoint from,
+                      models::Endpoint to,
+                      std::int64_t size) {
+  Bench bench(file);
+  sim::FlowSpec message;
+  message.path = bench.system.route(from, to);
+  message.size = sim::bytes(size);
+  sim::Duration delivered{};
+  message.on_complete = [&delivered](const sim::FlowRecord& r) { delivered = r.end - r.start; };
+  bench.network.start_flow(std::move(message));
+  bench.simulator.run();
+  return delivered + bench.nic(from).processing_latency + bench.nic(to).processing_latency;
+}
+
+struct LatencyRow {
+  std::int64_t size = 0;
+  std::int64_t iterations = 0;
+  double latency_us = 0.0;  // every statistic of a deterministic model: t_min = t_avg = ...
+};
+
+// ib_write_lat's figure: half the round trip, so a fault on one direction counts half.
+LatencyRow measure_latency(const models::scenario::SystemFile& file,
+                           models::Endpoint from,
+                           models::Endpoint to,
+                           std::int64_t size,
+                           std::int64_t iterations) {
+  const sim::Duration round_trip = one_way(file, from, to, size) + one_way(file, to, from, size);
+  return {size, iterations, sim::to_us(round_trip) / 2.0};
+}
+
+std::string buffer_text(models::Endpoint end) {
+  return end.gpu == models::kHostMemory ? fmt::format("node {} host memory", end.node)
+                                        : fmt::format("node {} GPU {}", end.node, end.gpu);
+}
+
+// perftest's header block, as far as the model knows its settings.
+void print_banner(std::ostream& out,
+                  const char* title,
+                  int tx_depth,
+                  const std::string& nic_name,
+                  const std::string& system_name,
+                  models::Endpoint from,
+                  models::Endpoint to) {
+  fmt::print(out, "{}                    {}\n", kRule, title);
+  fmt::print(out, " Device          : {}\t\tModel          : railsim {}\n", nic_name, system_name);
+  fmt::print(out, " Number of qps   : 1\t\tTransport type : IB\n");
+  fmt::print(out, " Connection type : RC\t\tUsing SRQ      : OFF\n");
+  fmt::print(out, " TX depth        : {}\n", tx_depth);
+  fmt::print(out, " Mtu             : 4096[B]\n");
+  fmt::print(out, " Link type       : IB\n");
+  fmt::print(out, " Buffers         : {} -> {}\n", buffer_text(from), buffer_text(to));
+}
+
+void print_bandwidth_table(std::ostream& out, const std::vector<Row>& rows, bool gbits) {
+  const auto in_unit = [gbits](double bytes_per_s) {
+    return gbits ? bytes_per_s * 8e-9 : bytes_per_s / (1024.0 * 1024.0);
+  };
+  const char* unit = gbits ? "Gb/sec" : "MB/sec";
+  fmt::print(out, "{} #bytes     #iterations    BW peak[{}]    BW average[{}]   MsgRate[Mpps]\n",
+             kRule, unit, unit);
+  for (const Row& r : rows) {
+    fmt::print(out, " {:<7}    {:<7}          {:<7.2f}            {:<7.2f}\t\t   {:<7.6f}\n",
+               r.size, r.iterations, in_unit(r.peak_bytes_per_s), in_unit(r.average_bytes_per_s),
+               r.average_bytes_per_s / static_cast<double>(r.size) * 1e-6);
+  }
+  fmt::print(out, "{}", kRule);
+}
+
+// ib_write_lat's columns and its format (perftest_parameters.h RESULT_FMT_LAT, REPORT_FMT_LAT).
+void print_latency_table(std::ostream& out, const std::vector<LatencyRow>& rows) {
+  fmt::print(out,
+             "{} #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    "
+             "t_avg[usec]    t_stdev[usec]   99% percentile[usec]   99.9% percentile[usec] \n",
+             kRule);
+  for (const LatencyRow& r : rows) {
+    fmt::print(out,
+               " {:<7} {}          {:<7.2f}        {:<7.2f}      {:<7.2f}  \t       {:<7.2f}     "
+               "\t{:<7.2f}\t\t{:<7.2f} \t\t{:<7.2f}\n",
+               r.size, r.iterations, r.latency_us, r.latency_us, r.latency_us, r.latency_us, 0.0,
+               r.latency_us, r.latency_us);
+  }
+  fmt::print(out, "{}", kRule);
+}
+
+nlohmann::ordered_json latency_json(const LatencyRow& r) {
+  const double t = r.latency_us;
+  return {{"size_bytes", r.size}, {"iterations", r.iterations},
+          {"t_min_us", t},        {"t_max_us", t},
+          {"t_typical_us", t},    {"t_avg_us", t},
+          {"t_stdev_us", 0.0},    {"p99_us", t},
+          {"p99_9_us", t},        {"lat_us", t}};
 }
 
 }  // namespace
@@ -109,33 +218,43 @@ int run_p2p(const std::vector<std::string>& args, std::ostream& out) {
   std::string size_text;
   int nodes = 0;
   int nic_option = -1;
-  std::int64_t iterations = 5000;
+  std::int64_t iterations = 0;
   po::options_description options(
-      "railsim p2p --system PRESET|FILE [--from NODE[:GPU]] [--to NODE[:GPU]] [-s SIZE | -a]");
+      "railsim p2p --system PRESET|FILE [--from NODE[:GPU]] [--to NODE[:GPU]] [-s SIZE | -a] "
+      "[--test write_bw|write_lat]");
   options.add_options()("system", po::value(&system_name)->required(),
                         "a node preset (2 nodes) or a scenario file (.json)")(
       "nodes", po::value(&nodes), "override the number of nodes")(
       "from", po::value(&from_text)->default_value("0"), "sender: NODE (host memory) or NODE:GPU")(
       "to", po::value(&to_text)->default_value("1"), "receiver: NODE or NODE:GPU")(
       "nic", po::value(&nic_option), "compute NIC index (default: the GPU's nearest, else 0)")(
-      "size,s", po::value(&size_text), "message size, e.g. 65536 or 8M")(
-      "all,a", "sweep sizes 2 B to 8 MiB in powers of 2, as ib_write_bw -a")(
-      "iters,n", po::value(&iterations)->default_value(5000), "messages per size")(
+      "size,s", po::value(&size_text),
+      "message size, e.g. 65536 or 8M (default 65536 for write_bw, 2 for write_lat)")(
+      "all,a", "sweep sizes 2 B to 8 MiB in powers of 2, as perftest's -a")(
+      "iters,n", po::value(&iterations),
+      "messages per size (default 5000 for write_bw, 1000 for write_lat)")(
       "report_gbits", "bandwidth in Gb/sec instead of MB/sec (2^20 B)")(
-      "test", po::value(&test)->default_value("write_bw"), "write_bw")(
+      "test", po::value(&test)->default_value("write_bw"),
+      "write_bw: a stream, as ib_write_bw; write_lat: a ping-pong, as ib_write_lat, half the "
+      "round trip. The model is deterministic: every write_lat statistic (t_min, t_max, "
+      "t_typical, t_avg, the percentiles) is the one latency, and t_stdev is 0")(
       "format", po::value(&format)->default_value("perftest"), "perftest or json");
   po::variables_map vm;
   if (!parse_command_line(args, options,
-                          "Predicts an RDMA write stream between two nodes, printed as "
-                          "ib_write_bw prints it.",
+                          "Predicts RDMA writes between two nodes: a stream as ib_write_bw "
+                          "prints it, or their latency as ib_write_lat does.",
                           out, vm)) {
     return 0;
   }
-  if (test != "write_bw") {
-    throw sim::InputError("--test: expected write_bw, got '" + test + "'");
+  const bool latency = test == "write_lat";
+  if (!latency && test != "write_bw") {
+    throw sim::InputError("--test: expected write_bw or write_lat, got '" + test + "'");
   }
   if (format != "perftest" && format != "json") {
     throw sim::InputError("--format: expected perftest or json, got '" + format + "'");
+  }
+  if (!vm.count("iters")) {
+    iterations = latency ? 1000 : 5000;  // perftest's defaults
   }
   if (iterations < 1) {
     throw sim::InputError(fmt::format("--iters: expected at least 1, got {}", iterations));
@@ -174,7 +293,7 @@ int run_p2p(const std::vector<std::string>& args, std::ostream& out) {
       throw sim::InputError("--size: expected at least 1 byte, got '" + size_text + "'");
     }
   } else {
-    sizes.push_back(65536);  // ib_write_bw's default message size
+    sizes.push_back(latency ? 2 : 65536);  // perftest's default message sizes
   }
 
   // Each end uses the NIC nearest its GPU, or the one asked for (NIC 0 for host memory).
@@ -199,51 +318,48 @@ int run_p2p(const std::vector<std::string>& args, std::ostream& out) {
                    .name;
   }
 
+  const auto print_json = [&](nlohmann::ordered_json rows) {
+    const nlohmann::ordered_json doc = {
+        {"test", test}, {"system", system_name}, {"rows", std::move(rows)}};
+    out << doc.dump(2) << "\n";
+  };
+  if (latency) {
+    std::vector<LatencyRow> rows;
+    rows.reserve(sizes.size());
+    for (std::int64_t size : sizes) {
+      rows.push_back(measure_latency(file, from, to, size, iterations));
+    }
+    if (format == "json") {
+      nlohmann::ordered_json json_rows = nlohmann::ordered_json::array();
+      for (const LatencyRow& r : rows) {
+        json_rows.push_back(latency_json(r));
+      }
+      print_json(std::move(json_rows));
+      return 0;
+    }
+    print_banner(out, "RDMA_Write Latency Test", 1, nic_name, system_name, from, to);
+    print_latency_table(out, rows);
+    return 0;
+  }
   std::vector<Row> rows;
   rows.reserve(sizes.size());
   for (std::int64_t size : sizes) {
     rows.push_back(measure(file, from, to, size, iterations));
   }
-  const bool gbits = vm.count("report_gbits") > 0;
-  auto in_unit = [&](double bytes_per_s) {
-    return gbits ? bytes_per_s * 8e-9 : bytes_per_s / (1024.0 * 1024.0);
-  };
   if (format == "json") {
-    nlohmann::ordered_json doc;
-    doc["test"] = test;
-    doc["system"] = system_name;
-    doc["rows"] = nlohmann::ordered_json::array();
+    nlohmann::ordered_json json_rows = nlohmann::ordered_json::array();
     for (const Row& r : rows) {
-      doc["rows"].push_back({{"size_bytes", r.size},
-                             {"iterations", r.iterations},
-                             {"bw_avg_Gbps", r.average_bytes_per_s * 8e-9},
-                             {"bw_peak_Gbps", r.peak_bytes_per_s * 8e-9},
-                             {"lat_us", r.one_message_us}});
+      json_rows.push_back({{"size_bytes", r.size},
+                           {"iterations", r.iterations},
+                           {"bw_avg_Gbps", r.average_bytes_per_s * 8e-9},
+                           {"bw_peak_Gbps", r.peak_bytes_per_s * 8e-9},
+                           {"lat_us", r.one_message_us}});
     }
-    out << doc.dump(2) << "\n";
+    print_json(std::move(json_rows));
     return 0;
   }
-  fmt::print(out, "{}                    RDMA_Write BW Test\n", kRule);
-  fmt::print(out, " Device          : {}\t\tModel          : railsim {}\n", nic_name, system_name);
-  fmt::print(out, " Number of qps   : 1\t\tTransport type : IB\n");
-  fmt::print(out, " Connection type : RC\t\tUsing SRQ      : OFF\n");
-  fmt::print(out, " TX depth        : 128\n");
-  fmt::print(out, " Mtu             : 4096[B]\n");
-  fmt::print(out, " Link type       : IB\n");
-  fmt::print(out, " Buffers         : {} -> {}\n",
-             from.gpu == models::kHostMemory ? fmt::format("node {} host memory", from.node)
-                                             : fmt::format("node {} GPU {}", from.node, from.gpu),
-             to.gpu == models::kHostMemory ? fmt::format("node {} host memory", to.node)
-                                           : fmt::format("node {} GPU {}", to.node, to.gpu));
-  const char* unit = gbits ? "Gb/sec" : "MB/sec";
-  fmt::print(out, "{} #bytes     #iterations    BW peak[{}]    BW average[{}]   MsgRate[Mpps]\n",
-             kRule, unit, unit);
-  for (const Row& r : rows) {
-    fmt::print(out, " {:<7}    {:<7}          {:<7.2f}            {:<7.2f}\t\t   {:<7.6f}\n",
-               r.size, r.iterations, in_unit(r.peak_bytes_per_s), in_unit(r.average_bytes_per_s),
-               r.average_bytes_per_s / static_cast<double>(r.size) * 1e-6);
-  }
-  fmt::print(out, "{}", kRule);
+  print_banner(out, "RDMA_Write BW Test", 128, nic_name, system_name, from, to);
+  print_bandwidth_table(out, rows, vm.count("report_gbits") > 0);
   return 0;
 }
 

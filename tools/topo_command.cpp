@@ -119,30 +119,49 @@ const char* rail_mapping_key(models::RailMapping rails) {
   RAILSIM_UNREACHABLE("a RailMapping without a name");
 }
 
-std::string uplink_spread(const models::FabricSummary& s) {
-  const auto& per_spine = s.uplinks_to_spine;
-  if (std::all_of(per_spine.begin(), per_spine.end(),
-                  [&](int n) { return n == per_spine.front(); })) {
-    return fmt::format("{} to each spine", per_spine.front());
+// "8 to each spine", or "3, 3, 2, 2 to spines 0-3": a switch's uplinks per upper switch.
+std::string uplink_spread(const std::vector<int>& per_switch, const char* kind) {
+  if (std::all_of(per_switch.begin(), per_switch.end(),
+                  [&](int n) { return n == per_switch.front(); })) {
+    return fmt::format("{} to each {}", per_switch.front(), kind);
   }
-  return fmt::format("{} to spines 0-{}", fmt::join(per_spine, ", "), per_spine.size() - 1);
+  return fmt::format("{} to {}s 0-{}", fmt::join(per_switch, ", "), kind, per_switch.size() - 1);
 }
 
 void print_fabric_text(const models::SystemSpec& spec,
                        const models::FabricSummary& s,
                        std::ostream& out) {
   const models::FabricSpec& fabric = spec.fabric;
-  fmt::print(out, "\nFabric: {} nodes on a two-tier leaf/spine, {} rails, {}, MTU {}\n\n", s.nodes,
+  const bool three_tiers = s.tiers == 3;
+  fmt::print(out, "\nFabric: {} nodes on a {}, {} rails, {}, MTU {}\n\n", s.nodes,
+             three_tiers ? "three-tier leaf/spine/core" : "two-tier leaf/spine",
              rail_mapping_key(fabric.rails), models::transport_name(fabric.transport), fabric.mtu);
   auto row = [&out](const char* label, const std::string& value) {
     fmt::print(out, "  {:<32}{}\n", label, value);
+  };
+  // A row of the third tier only, so a two-tier fabric prints as it always has; `value` is
+  // called only then, as the third tier's figures are empty otherwise.
+  auto tier3_row = [&](const char* label, const auto& value) {
+    if (three_tiers) {
+      row(label, value());
+    }
   };
   row("Rails (compute NICs per node)", fmt::format("{}", s.rails));
   row("Scalable units", fmt::format("{} of {} nodes per leaf", s.scalable_units, s.nodes_per_leaf));
   row("Leaves", fmt::format("{} ({} rails x {} unit{})", s.leaves, s.rails, s.scalable_units,
                             s.scalable_units == 1 ? "" : "s"));
-  row("Spines", fmt::format("{}", s.spines));
-  row("Uplinks per leaf", fmt::format("{} ({})", s.uplinks_per_leaf, uplink_spread(s)));
+  tier3_row("Pods", [&] {
+    return fmt::format("{} of {} unit{}", s.pods, s.units_per_pod, s.units_per_pod == 1 ? "" : "s");
+  });
+  row("Spines", three_tiers ? fmt::format("{} ({} per pod x {} pod{})", s.spines, s.spines_per_pod,
+                                          s.pods, s.pods == 1 ? "" : "s")
+                            : fmt::format("{}", s.spines));
+  tier3_row("Cores", [&] { return fmt::format("{}", s.cores); });
+  row("Uplinks per leaf",
+      fmt::format("{} ({})", s.uplinks_per_leaf, uplink_spread(s.uplinks_to_spine, "spine")));
+  tier3_row("Uplinks per spine", [&] {
+    return fmt::format("{} ({})", s.uplinks_per_spine, uplink_spread(s.uplinks_to_core, "core"));
+  });
   row("Line rate", in_gbps(s.line_rate) + " per port and direction");
   row("Wire efficiency",
       fmt::format("{:.4f} (payload share at MTU {})", s.wire_efficiency, fabric.mtu));
@@ -150,15 +169,29 @@ void print_fabric_text(const models::SystemSpec& spec,
       fmt::format("{} payload ({})", in_gbps(s.node_port_rate), in_gbytes(s.node_port_rate)));
   row("Port rate, leaf to spine",
       fmt::format("{} payload ({})", in_gbps(s.port_rate), in_gbytes(s.port_rate)));
+  tier3_row("Port rate, spine to core", [&] {
+    return fmt::format("{} payload ({})", in_gbps(s.core_port_rate), in_gbytes(s.core_port_rate));
+  });
   row("Leaf downlink capacity",
       fmt::format("{} ({} ports)", in_gbytes(s.leaf_downlink), s.nodes_per_leaf));
   row("Leaf uplink capacity",
       fmt::format("{} ({} ports)", in_gbytes(s.leaf_uplink), s.uplinks_per_leaf));
+  tier3_row("Spine downlink capacity", [&] {
+    return fmt::format("{} ({} ports)", in_gbytes(s.spine_downlink), s.downlinks_per_spine);
+  });
+  tier3_row("Spine uplink capacity", [&] {
+    return fmt::format("{} ({} ports)", in_gbytes(s.spine_uplink), s.uplinks_per_spine);
+  });
   row("Oversubscription", fmt::format("{:.2f}:1 (downlink:uplink; requested {:g}:1)",
                                       s.oversubscription, s.requested_oversubscription));
+  tier3_row("Core oversubscription", [&] {
+    return fmt::format("{:.2f}:1 (spine downlink:uplink; requested {:g}:1)",
+                       s.core_oversubscription, s.requested_core_oversubscription);
+  });
   row("Bisection bandwidth", in_gbytes(s.bisection) + " per direction");
   row("Links, node to leaf", fmt::format("{} (one per direction)", s.node_port_links));
   row("Links, leaf to spine", fmt::format("{}", s.leaf_spine_links));
+  tier3_row("Links, spine to core", [&] { return fmt::format("{}", s.spine_core_links); });
   row("Links inside nodes", fmt::format("{}", s.node_links));
   row("Links in all", fmt::format("{}", s.total_links));
   row("Degraded links", s.degraded.empty() ? "none" : fmt::format("{}", s.degraded.size()));
@@ -204,11 +237,28 @@ nlohmann::ordered_json fabric_json(const models::SystemSpec& spec, const models:
   j["leaf_uplink_GBps"] = s.leaf_uplink.in_gbytes_per_s();
   j["oversubscription"] = s.oversubscription;
   j["requested_oversubscription"] = s.requested_oversubscription;
+  if (s.tiers == 3) {
+    // Keys of the third tier only, so a two-tier fabric's object stays as it was.
+    j["tiers"] = s.tiers;
+    j["units_per_pod"] = s.units_per_pod;
+    j["pods"] = s.pods;
+    j["spines_per_pod"] = s.spines_per_pod;
+    j["cores"] = s.cores;
+    j["uplinks_per_spine"] = s.uplinks_per_spine;
+    j["uplinks_to_core"] = s.uplinks_to_core;
+    j["core_port_rate_Gbps"] = s.core_port_rate.in_gbps();
+    j["spine_downlink_GBps"] = s.spine_downlink.in_gbytes_per_s();
+    j["spine_uplink_GBps"] = s.spine_uplink.in_gbytes_per_s();
+    j["core_oversubscription"] = s.core_oversubscription;
+    j["requested_core_oversubscription"] = s.requested_core_oversubscription;
+  }
   j["bisection_GBps"] = s.bisection.in_gbytes_per_s();
-  j["links"] = {{"node_port", s.node_port_links},
-                {"leaf_spine", s.leaf_spine_links},
-                {"in_nodes", s.node_links},
-                {"total", s.total_links}};
+  j["links"] = {{"node_port", s.node_port_links}, {"leaf_spine", s.leaf_spine_links}};
+  if (s.tiers == 3) {
+    j["links"]["spine_core"] = s.spine_core_links;
+  }
+  j["links"]["in_nodes"] = s.node_links;
+  j["links"]["total"] = s.total_links;
   j["degraded_links"] = nlohmann::ordered_json::array();
   for (const models::DegradedLink& d : s.degraded) {
     j["degraded_links"].push_back({{"name", d.name},
@@ -269,6 +319,9 @@ int run_topo(const std::vector<std::string>& args, std::ostream& out) {
   const models::FabricSummary summary = models::summarize(system, network);
   const bool list_links = vm.count("links") > 0;
   const models::NodeSpec& node = system.spec().node;
+  if (format == "dot" && summary.tiers == 3) {
+    throw sim::InputError("--format dot draws two-tier fabrics only; use text or json");
+  }
   if (format == "dot") {
     print_dot(system, network, summary, out);
     return 0;

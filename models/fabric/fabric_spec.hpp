@@ -1,8 +1,11 @@
 // File: models/fabric/fabric_spec.hpp
-// A rail-optimised two-tier leaf/spine fabric as parameters. Rail r is the set of leaves that
-// hold compute NIC r of the nodes; each leaf serves one scalable unit (nodes_per_leaf nodes).
-// A leaf has nodes_per_leaf downlink ports and nodes_per_leaf / oversubscription uplink ports,
-// spread round-robin over the spines, all at port_rate.
+// A rail-optimised leaf/spine fabric, two or three tiers, as parameters. Rail r is the set of
+// leaves that hold compute NIC r of the nodes; each leaf serves one scalable unit
+// (nodes_per_leaf nodes). A leaf has nodes_per_leaf downlink ports and
+// nodes_per_leaf / oversubscription uplink ports, spread round-robin over the spines, all at
+// port_rate. With three tiers the leaves of units_per_pod consecutive units (all rails) and
+// `spines` spine switches of their own form a pod; each spine has (its downlinks of a full pod)
+// / core_oversubscription uplinks, spread round-robin over the cores that join the pods.
 #pragma once
 
 #include "models/hardware/node_spec.hpp"
@@ -27,9 +30,13 @@ enum class Routing {
 };
 
 struct FabricSpec {
-  int nodes_per_leaf = 32;        // the scalable unit; DGX SuperPOD: 32 node slots per SU
-  int spines = 4;                 // spine switches shared by all rails
-  double oversubscription = 1.0;  // leaf downlink : uplink capacity, >= 1
+  int tiers = 2;                       // 2: leaf/spine; 3: pods of leaves and spines under cores
+  int nodes_per_leaf = 32;             // the scalable unit; DGX SuperPOD: 32 node slots per SU
+  int spines = 4;                      // spine switches shared by all rails (3 tiers: per pod)
+  double oversubscription = 1.0;       // leaf downlink : uplink capacity, >= 1
+  int units_per_pod = 1;               // 3 tiers: scalable units per pod, >= 1
+  int cores = 4;                       // 3 tiers: core switches shared by all pods, >= 1
+  double core_oversubscription = 1.0;  // 3 tiers: spine downlink : uplink capacity, >= 1
   sim::Bandwidth port_rate = sim::gbps(400);  // data rate per port and direction, after coding
   Transport transport = Transport::kInfiniband;
   int mtu = 4096;  // bytes of payload per packet: 4096 on IB (perftest's port MTU)

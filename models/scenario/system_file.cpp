@@ -5,10 +5,12 @@
 
 #include "models/did_you_mean.hpp"
 #include "models/fabric/cabling.hpp"
+#include "models/fabric/fabric_presets.hpp"
 #include "models/fabric/wire.hpp"
 #include "models/hardware/node_presets.hpp"
 #include "models/hardware/pcie.hpp"
 #include "models/scenario/message_text.hpp"
+#include "models/scenario/node_file.hpp"
 #include "sim/input_error.hpp"
 
 #include <fmt/format.h>
@@ -24,20 +26,59 @@ bool ends_with(std::string_view text, std::string_view suffix) {
   return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
 }
 
-NodeSpec read_node(const JsonValue& value) {
-  const std::string name = value.as_string();
-  try {
-    return node_preset(name);
-  } catch (const sim::InputError& e) {
-    throw value.error(e.what());
+// A preset name or an inline description (models/scenario/node_file.hpp).
+NodeSpec read_node(const JsonValue& value) { return read_node_spec(value); }
+
+// A leaf's or a spine's downlink : uplink capacity.
+double read_oversubscription(const JsonValue& value) {
+  const double ratio = value.as_ratio();
+  if (!(ratio >= 1.0)) {
+    throw value.error(fmt::format("expected a ratio of at least 1:1, got {}", ratio));
+  }
+  return ratio;
+}
+
+// "preset" first, so that the object's other keys override the preset's values.
+void read_fabric_preset(const JsonValue& fabric, SystemSpec& system) {
+  if (const auto v = fabric.find("preset")) {
+    try {
+      system.fabric = fabric_preset(v->as_string(), system.nodes);
+    } catch (const sim::InputError& e) {
+      throw v->error(e.what());
+    }
+  }
+}
+
+// The third tier's keys, which mean nothing to a two-tier fabric.
+void read_fabric_tiers(const JsonValue& fabric, FabricSpec& f) {
+  if (const auto v = fabric.find("tiers")) {
+    f.tiers = static_cast<int>(v->as_integer(2, 3));
+  }
+  for (const std::string_view key : {"units_per_pod", "cores", "core_oversubscription"}) {
+    const auto v = fabric.find(key);
+    if (v && f.tiers != 3) {
+      throw v->error(fmt::format(R"("{}" needs "tiers": 3)", key));
+    }
+  }
+  if (const auto v = fabric.find("units_per_pod")) {
+    f.units_per_pod = static_cast<int>(v->as_integer(1, 4096));
+  }
+  if (const auto v = fabric.find("cores")) {
+    f.cores = static_cast<int>(v->as_integer(1, 4096));
+  }
+  if (const auto v = fabric.find("core_oversubscription")) {
+    f.core_oversubscription = read_oversubscription(*v);
   }
 }
 
 void read_fabric(const JsonValue& fabric, SystemSpec& system) {
-  fabric.expect_keys({"transport", "mtu", "nodes_per_leaf", "spines", "oversubscription",
+  fabric.expect_keys({"preset", "tiers", "transport", "mtu", "nodes_per_leaf", "spines",
+                      "oversubscription", "units_per_pod", "cores", "core_oversubscription",
                       "port_rate", "switch_latency", "cable_latency", "rails", "rail_seed",
                       "cabling", "routing", "ecmp_seed"});
+  read_fabric_preset(fabric, system);
   FabricSpec& f = system.fabric;
+  read_fabric_tiers(fabric, f);
   if (const auto v = fabric.find("transport")) {
     f.transport = v->as_enum<Transport>(
         {{"infiniband", Transport::kInfiniband}, {"rocev2", Transport::kRoce}});
@@ -57,10 +98,7 @@ void read_fabric(const JsonValue& fabric, SystemSpec& system) {
     f.spines = static_cast<int>(v->as_integer(1, 4096));
   }
   if (const auto v = fabric.find("oversubscription")) {
-    f.oversubscription = v->as_ratio();
-    if (!(f.oversubscription >= 1.0)) {
-      throw v->error(fmt::format("expected a ratio of at least 1:1, got {}", f.oversubscription));
-    }
+    f.oversubscription = read_oversubscription(*v);
   }
   if (const auto v = fabric.find("port_rate")) {
     f.port_rate = v->as_bandwidth();

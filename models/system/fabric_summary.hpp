@@ -1,7 +1,7 @@
 // File: models/system/fabric_summary.hpp
-// FabricSummary: the figures a designer quotes for a System's leaf/spine fabric (switch and
-// cable counts, port rates, leaf oversubscription, bisection bandwidth) and the links that a
-// fault left off their designed rate. `railsim topo` prints it.
+// FabricSummary: the figures a designer quotes for a System's leaf/spine fabric, two tiers or
+// three (switch and cable counts, port rates, leaf and spine oversubscription, bisection
+// bandwidth) and the links that a fault left off their designed rate. `railsim topo` prints it.
 #pragma once
 
 #include "models/system/system.hpp"
@@ -56,6 +56,50 @@ struct LeafSpineShape {
 // leaf and 16 uplinks (2:1): h = 64 = 2 units, B_rail = 2 x 16 f = 1589.9 GB/s, system 12.7 TB/s.
 sim::Bandwidth rail_bisection(const LeafSpineShape& shape);
 
+// A three-tier rail-optimised fabric, all rails, reduced to what its bisection depends on. Pod q
+// holds units q P .. q P + P - 1 (the last pod perhaps fewer) and S spines; every leaf has k = a S
+// uplinks, a to each spine of its pod; every spine c uplinks to the cores, however full its pod.
+struct ThreeTierShape {
+  int nodes = 0;                // N, >= 1
+  int nodes_per_leaf = 0;       // s, the scalable unit, >= 1
+  int units_per_pod = 0;        // P, >= 1
+  int rails = 0;                // R, >= 1
+  int uplinks_per_leaf = 0;     // k, a multiple of S
+  int spines_per_pod = 0;       // S, >= 1
+  int uplinks_per_spine = 0;    // c, >= 0
+  sim::Bandwidth node_port;     // p: one NIC port, per direction
+  sim::Bandwidth leaf_uplink;   // f: one leaf-spine cable, per direction
+  sim::Bandwidth spine_uplink;  // g: one spine-core cable, per direction
+};
+
+// Bisection bandwidth of a three-tier fabric, as defined for rail_bisection (the spine-core
+// cables count as fabric links too), over all rails at once: a pod's spines serve every rail.
+// 1. The cores go all to one side, A. For a fixed placement of everything else, a core on B
+//    cuts its cables to spines on A and one on A its cables to spines on B; every core has the
+//    same number of cables to every spine (each spine spreads its c uplinks alike), so every
+//    core prefers the same side.
+// 2. Within a pod the spines go all to one side: with the leaves placed, each spine cuts a
+//    cables to each leaf on the other side plus, on B, its c g, the same for every spine. So a
+//    pod costs the cheaper of its spines on A, sum_u R gA(n_u, b_u) with
+//    gA(n, b) = min(b p, (n - b) p + k f) (rail_bisection's unit cost), and its spines on B,
+//    Z + sum_u R gA(n_u, n_u - b_u) with Z = S c g.
+// 3. As in rail_bisection the cut is concave in (b_u), so every unit lies wholly on one side but
+//    one; and a pod's cost is concave in the count t of its whole units on B, so every pod but
+//    one has none or all of them there. Identical pods with T whole units on B then hold them
+//    as floor(T / P) pods wholly on B and one with the remainder.
+// 4. Closed form for full pods (N = Q P s) at 1:1 (s p = k f): h = j P s + t s + r costs
+//    j min(P R s p, Z) plus the partial pod; with Z >= P R s p (no core oversubscription) that
+//    is floor(N/2) R p, full bisection. At core oversubscription o (Z = P R s p / o) and an even
+//    number of pods, (Q / 2) Z: the halves meet over half the core uplinks.
+// The evaluation enumerates the split unit (none, in a full pod, in the last pod, the last
+// pod's partial unit), the last pod's whole units on B and the split pod's, the rest by step 3:
+// O(P^2) whatever the size. The tests check it against a search over every cut of small
+// fabrics.
+// Example: 16 DGX H100 (p = f = g = 49.68 GB/s), 4 nodes per leaf, 2 units per pod, 4 spines
+// with one cable from each leaf, 8 uplinks per spine (2:1 at the core): halves of one pod each
+// cut that pod's 4 x 8 core uplinks, 32 g = 1589.9 GB/s, against 64 p for its NIC ports.
+sim::Bandwidth three_tier_bisection(const ThreeTierShape& shape);
+
 // A link whose capacity in the network differs from what the System built (a fault).
 struct DegradedLink {
   std::string name;
@@ -64,29 +108,45 @@ struct DegradedLink {
 };
 
 // Every rate is per direction, as payload (after the wire efficiency), unless named "line".
-// Per-leaf figures are those of a full leaf (nodes_per_leaf nodes), as the switch is designed.
+// Per-leaf figures are those of a full leaf (nodes_per_leaf nodes), per-spine figures those of a
+// spine of a full pod, as the switches are designed. The fields marked "3 tiers" stay zero (or
+// empty) for a two-tier fabric.
 struct FabricSummary {
+  int tiers = 2;
   int nodes = 0;
-  int rails = 0;           // compute NICs per node
-  int nodes_per_leaf = 0;  // the scalable unit
-  int scalable_units = 0;  // ceil(nodes / nodes_per_leaf): leaves per rail
-  int leaves = 0;          // rails x scalable_units
-  int spines = 0;
-  int uplinks_per_leaf = 0;                 // as built: floor(nodes_per_leaf / oversubscription)
-  std::vector<int> uplinks_to_spine;        // per spine, from each leaf (round-robin)
-  sim::Bandwidth line_rate;                 // the fabric's port rate, before headers
-  double wire_efficiency = 0.0;             // payload share at the fabric's transport and MTU
-  sim::Bandwidth node_port_rate;            // one NIC port: min(NIC, fabric) line rate x wire
-  sim::Bandwidth port_rate;                 // one leaf-spine cable: line rate x wire
-  sim::Bandwidth leaf_downlink;             // nodes_per_leaf x node_port_rate
-  sim::Bandwidth leaf_uplink;               // uplinks_per_leaf x port_rate
-  double oversubscription = 0.0;            // leaf_downlink / leaf_uplink, as the ports imply
-  double requested_oversubscription = 0.0;  // the spec's ratio, before rounding to ports
-  sim::Bandwidth bisection;                 // rails x rail_bisection (above)
+  int rails = 0;                      // compute NICs per node
+  int nodes_per_leaf = 0;             // the scalable unit
+  int scalable_units = 0;             // ceil(nodes / nodes_per_leaf): leaves per rail
+  int leaves = 0;                     // rails x scalable_units
+  int units_per_pod = 0;              // 3 tiers
+  int pods = 0;                       // 3 tiers: ceil(scalable_units / units_per_pod)
+  int spines_per_pod = 0;             // 3 tiers
+  int spines = 0;                     // in all (3 tiers: pods x spines_per_pod)
+  int cores = 0;                      // 3 tiers
+  int uplinks_per_leaf = 0;           // as built: floor(nodes_per_leaf / oversubscription)
+  std::vector<int> uplinks_to_spine;  // per spine of its pod, from each leaf (round-robin)
+  int downlinks_per_spine = 0;        // 3 tiers: rails x units_per_pod x a leaf's cables to it
+  int uplinks_per_spine = 0;          // 3 tiers: floor(downlinks_per_spine / core_oversubscription)
+  std::vector<int> uplinks_to_core;   // 3 tiers: per core, from each spine (round-robin)
+  sim::Bandwidth line_rate;           // the fabric's port rate, before headers
+  double wire_efficiency = 0.0;       // payload share at the fabric's transport and MTU
+  sim::Bandwidth node_port_rate;      // one NIC port: min(NIC, fabric) line rate x wire
+  sim::Bandwidth port_rate;           // one leaf-spine cable: line rate x wire
+  sim::Bandwidth leaf_downlink;       // nodes_per_leaf x node_port_rate
+  sim::Bandwidth leaf_uplink;         // uplinks_per_leaf x port_rate
+  double oversubscription = 0.0;      // leaf_downlink / leaf_uplink, as the ports imply
+  double requested_oversubscription = 0.0;       // the spec's ratio, before rounding to ports
+  sim::Bandwidth core_port_rate;                 // 3 tiers: one spine-core cable: line rate x wire
+  sim::Bandwidth spine_downlink;                 // 3 tiers: downlinks_per_spine x port_rate
+  sim::Bandwidth spine_uplink;                   // 3 tiers: uplinks_per_spine x core_port_rate
+  double core_oversubscription = 0.0;            // 3 tiers: spine_downlink / spine_uplink
+  double requested_core_oversubscription = 0.0;  // 3 tiers: the spec's ratio
+  sim::Bandwidth bisection;  // rails x rail_bisection, or three_tier_bisection (above)
 
   // Links as the flow network has them, one per direction.
   int node_port_links = 0;   // NIC to leaf and leaf to NIC: 2 x nodes x rails
   int leaf_spine_links = 0;  // 2 x leaves x uplinks_per_leaf
+  int spine_core_links = 0;  // 3 tiers: 2 x spines x uplinks_per_spine
   int node_links = 0;        // inside the nodes: PCIe, host memory, socket links
   int total_links = 0;
 

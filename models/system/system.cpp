@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <numeric>
 #include <optional>
@@ -41,6 +42,18 @@ struct Attachment {
   sim::LinkId down;
 };
 
+// What a link is, for the queries of System and the links that may go down.
+enum class LinkRole : std::uint8_t { kInNode, kHostMemory, kNodePort, kLeafSpine, kSpineCore };
+
+// A fabric switch as adaptive lanes see it (system.hpp).
+struct Switch {
+  int tier = 0;      // 0 leaf, 1 spine, 2 core
+  int position = 0;  // spines: index within the pod; leaves and cores: their index
+  int fan_out = 0;   // distinct switches its uplinks reach
+};
+
+constexpr int kTiers = 3;
+
 }  // namespace
 
 struct System::Impl {
@@ -59,21 +72,25 @@ struct System::Impl {
   std::vector<NodeLinks> nodes;
   std::vector<std::vector<int>> rail;  // [node][compute nic]
   int rails = 0;
-  int units = 0;  // scalable units: leaves per rail
+  int units = 0;          // scalable units: leaves per rail
+  int units_per_pod = 0;  // all units with two tiers: one pod
+  int pods = 0;
+  int spine_uplinks = 0;  // per spine, three tiers only
   SwitchGraph graph;
+  std::vector<Switch> switches;                // by graph vertex
   std::vector<std::vector<int>> hops_to_leaf;  // [leaf][switch vertex], over links not down
   std::vector<bool> down_links;                // by link index
-  std::vector<bool> spine_links;               // by link index
-  std::vector<bool> memory_links;
-  std::vector<bool> port_links;
+  std::vector<LinkRole> roles;                 // by link index
 
   explicit Impl(sim::FlowNetwork& network) : net(network) {}
 
-  sim::LinkId add(sim::Bandwidth capacity, sim::Duration latency, std::string name) {
+  sim::LinkId add(sim::Bandwidth capacity,
+                  sim::Duration latency,
+                  std::string name,
+                  LinkRole role = LinkRole::kInNode) {
     const sim::LinkId id = net.add_link({capacity, latency, std::move(name)});
-    spine_links.resize(id.index + 1, false);
-    memory_links.resize(id.index + 1, false);
-    port_links.resize(id.index + 1, false);
+    roles.resize(id.index + 1, LinkRole::kInNode);
+    roles[id.index] = role;
     return id;
   }
 
@@ -81,6 +98,27 @@ struct System::Impl {
     return {add(capacity, sim::Duration::zero(), child + ">" + parent),
             add(capacity, sim::Duration::zero(), parent + ">" + child)};
   }
+
+  // A cable between two switch vertices, both directions, as links and graph edges; `upper`
+  // names the upper switch's end with the lower switch's port ("spine1.5").
+  void cable(std::size_t lower_vertex,
+             std::size_t upper_vertex,
+             const std::string& lower,
+             const std::string& upper,
+             sim::Bandwidth rate,
+             sim::Duration hop,
+             LinkRole role) {
+    const sim::LinkId up = add(rate, hop, lower + ">" + upper, role);
+    const sim::LinkId down = add(rate, hop, upper + ">" + lower, role);
+    boost::add_edge(lower_vertex, upper_vertex, up.index, graph);
+    boost::add_edge(upper_vertex, lower_vertex, down.index, graph);
+  }
+
+  bool has_role(sim::LinkId link, LinkRole role) const {
+    return link.index < roles.size() && roles[link.index] == role;
+  }
+
+  int pod_of_leaf(std::size_t leaf) const { return static_cast<int>(leaf) % units / units_per_pod; }
 };
 
 namespace {
@@ -166,6 +204,14 @@ System::System(SystemSpec spec, sim::FlowNetwork& network)
     throw sim::InputError(
         "fabric: expected nodes_per_leaf >= 1, spines >= 1 and oversubscription >= 1");
   }
+  if (fabric.tiers != 2 && fabric.tiers != 3) {
+    throw sim::InputError(fmt::format("fabric: {} tiers, expected 2 or 3", fabric.tiers));
+  }
+  if (fabric.tiers == 3 &&
+      (fabric.units_per_pod < 1 || fabric.cores < 1 || !(fabric.core_oversubscription >= 1.0))) {
+    throw sim::InputError(
+        "fabric: three tiers expect units_per_pod >= 1, cores >= 1 and core_oversubscription >= 1");
+  }
   for (std::size_t i = 0; i < node.nics.size(); ++i) {
     if (node.nics[i].role == NicRole::kCompute) {
       compute_nics_.push_back(static_cast<int>(i));
@@ -177,6 +223,8 @@ System::System(SystemSpec spec, sim::FlowNetwork& network)
   Impl& m = *impl_;
   m.rails = static_cast<int>(compute_nics_.size());
   m.units = (spec_.nodes + fabric.nodes_per_leaf - 1) / fabric.nodes_per_leaf;
+  m.units_per_pod = fabric.tiers == 3 ? fabric.units_per_pod : m.units;
+  m.pods = (m.units + m.units_per_pod - 1) / m.units_per_pod;
   m.rail = cable_rails(spec_, m.rails);
 
   // Every node: PCIe, host memory, the socket links and NVLink.
@@ -199,8 +247,7 @@ System::System(SystemSpec spec, sim::FlowNetwork& network)
     }
     for (std::size_t s = 0; s < node.sockets.size(); ++s) {
       links.memory.push_back(m.add(node.sockets[s].memory_bandwidth, sim::Duration::zero(),
-                                   fmt::format("n{}.mem{}", n, s)));
-      m.memory_links[links.memory.back().index] = true;
+                                   fmt::format("n{}.mem{}", n, s), LinkRole::kHostMemory));
       for (std::size_t t = 0; t < node.sockets.size(); ++t) {
         if (s != t) {
           links.socket_links[{static_cast<int>(s), static_cast<int>(t)}] = m.add(
@@ -228,14 +275,11 @@ System::System(SystemSpec spec, sim::FlowNetwork& network)
     m.nodes.push_back(std::move(links));
   }
 
-  // The fabric: leaves (rail r, unit u) are vertices r * units + u, spines follow. Every fabric
-  // link carries payload at its rate times the wire efficiency.
+  // The fabric: leaves (rail r, unit u) are vertices r * units + u, the spines of pod q follow
+  // (q * spines + s), then the cores. Every fabric link carries payload at its rate times the
+  // wire efficiency.
   const double wire = wire_efficiency(fabric.transport, fabric.mtu);
   const sim::Bandwidth fabric_rate = fabric.port_rate * wire;
-  const int leaves = m.rails * m.units;
-  for (int v = 0; v < leaves + fabric.spines; ++v) {
-    boost::add_vertex(m.graph);
-  }
   for (int n = 0; n < spec_.nodes; ++n) {
     for (int i = 0; i < m.rails; ++i) {
       const Nic& nic = node.nics[at(compute_nics_[at(i)])];
@@ -246,40 +290,81 @@ System::System(SystemSpec spec, sim::FlowNetwork& network)
       }
       const sim::Bandwidth rate =
           sim::Bandwidth{std::min(nic.port_rate.bytes_per_s, fabric.port_rate.bytes_per_s)} * wire;
-      const int leaf = leaf_of(n, i);
       const std::string nic_name = fmt::format("n{}.{}", n, nic.name);
-      const std::string leaf_name = fmt::format("leaf{}", leaf);
+      const std::string leaf_name = fmt::format("leaf{}", leaf_of(n, i));
       m.nodes[at(n)].ports.push_back(
-          {m.add(rate, fabric.cable_latency, fmt::format("{}>{}", nic_name, leaf_name)),
+          {m.add(rate, fabric.cable_latency, fmt::format("{}>{}", nic_name, leaf_name),
+                 LinkRole::kNodePort),
            m.add(rate, fabric.switch_latency + fabric.cable_latency,
-                 fmt::format("{}>{}", leaf_name, nic_name))});
-      m.port_links[m.nodes[at(n)].ports.back().up.index] = true;
-      m.port_links[m.nodes[at(n)].ports.back().down.index] = true;
+                 fmt::format("{}>{}", leaf_name, nic_name), LinkRole::kNodePort)});
     }
   }
+  wire_cables(fabric_rate);
+  m.down_links.assign(m.roles.size(), false);
+  compute_hops();
+}
+
+// The cables between switches: uplink p of a leaf to spine p % spines of its pod; with three
+// tiers, uplink p of a spine to core p % cores.
+void System::wire_cables(sim::Bandwidth rate) {
+  Impl& m = *impl_;
+  const FabricSpec& fabric = spec_.fabric;
   const int uplinks = static_cast<int>(fabric.nodes_per_leaf / fabric.oversubscription);
   if (uplinks < 1) {
     throw sim::InputError(
         fmt::format("fabric: {} nodes per leaf at {}:1 oversubscription leave a leaf no uplink",
                     fabric.nodes_per_leaf, fabric.oversubscription));
   }
+  const bool three_tiers = fabric.tiers == 3;
+  if (three_tiers) {
+    // Every spine of a pod then has the same downlinks and uplinks, which the bisection of
+    // fabric_summary.hpp and the even spread of adaptive lanes rely on.
+    if (uplinks % fabric.spines != 0) {
+      throw sim::InputError(fmt::format(
+          "fabric: three tiers need a leaf's uplinks to divide evenly over the spines of its pod; "
+          "{} uplinks over {} spines do not",
+          uplinks, fabric.spines));
+    }
+    const int downlinks = m.rails * m.units_per_pod * (uplinks / fabric.spines);
+    m.spine_uplinks = static_cast<int>(downlinks / fabric.core_oversubscription);
+    if (m.spine_uplinks < 1) {
+      throw sim::InputError(fmt::format(
+          "fabric: {} downlinks per spine at {}:1 core oversubscription leave a spine no uplink",
+          downlinks, fabric.core_oversubscription));
+    }
+  }
+  const int leaves = leaf_count();
+  const int spines = m.pods * fabric.spines;
+  const int cores = three_tiers ? fabric.cores : 0;
+  m.switches.reserve(at(leaves + spines + cores));
+  for (int leaf = 0; leaf < leaves; ++leaf) {
+    m.switches.push_back({0, leaf, std::min(uplinks, fabric.spines)});
+  }
+  for (int spine = 0; spine < spines; ++spine) {
+    m.switches.push_back(
+        {1, spine % fabric.spines, three_tiers ? std::min(m.spine_uplinks, fabric.cores) : 0});
+  }
+  for (int core = 0; core < cores; ++core) {
+    m.switches.push_back({2, core, 0});
+  }
+  for (std::size_t v = 0; v < m.switches.size(); ++v) {
+    boost::add_vertex(m.graph);
+  }
   const sim::Duration hop = fabric.switch_latency + fabric.cable_latency;
   for (int leaf = 0; leaf < leaves; ++leaf) {
     for (int port = 0; port < uplinks; ++port) {
-      const int spine = port % fabric.spines;
-      const auto spine_vertex = at(leaves + spine);
-      const std::string name = fmt::format("leaf{}>spine{}.{}", leaf, spine, port);
-      const sim::LinkId up = m.add(fabric_rate, hop, name);
-      const sim::LinkId down =
-          m.add(fabric_rate, hop, fmt::format("spine{}.{}>leaf{}", spine, port, leaf));
-      m.spine_links[up.index] = true;
-      m.spine_links[down.index] = true;
-      boost::add_edge(at(leaf), spine_vertex, up.index, m.graph);
-      boost::add_edge(spine_vertex, at(leaf), down.index, m.graph);
+      const int spine = m.pod_of_leaf(at(leaf)) * fabric.spines + port % fabric.spines;
+      m.cable(at(leaf), at(leaves + spine), fmt::format("leaf{}", leaf),
+              fmt::format("spine{}.{}", spine, port), rate, hop, LinkRole::kLeafSpine);
     }
   }
-  m.down_links.assign(m.spine_links.size(), false);
-  compute_hops();
+  for (int spine = 0; spine < spines; ++spine) {
+    for (int port = 0; port < m.spine_uplinks; ++port) {  // none with two tiers
+      const int core = port % fabric.cores;
+      m.cable(at(leaves + spine), at(leaves + spines + core), fmt::format("spine{}", spine),
+              fmt::format("core{}.{}", core, port), rate, hop, LinkRole::kSpineCore);
+    }
+  }
 }
 
 // Hops from every switch to each leaf over the cables that are up: breadth-first search from
@@ -311,10 +396,10 @@ void System::compute_hops() {
 
 void System::set_link_down(sim::LinkId link) {
   Impl& m = *impl_;
-  if (link.index >= m.down_links.size() ||
-      (!m.spine_links[link.index] && !is_node_port_link(link))) {
-    throw sim::InputError("link " + m.net.link(link).name +
-                          " is not a fabric link; only NIC ports and leaf-spine cables go down");
+  if (!is_spine_link(link) && !is_core_link(link) && !is_node_port_link(link)) {
+    throw sim::InputError(
+        "link " + m.net.link(link).name +
+        " is not a fabric link; only NIC ports and cables between switches go down");
   }
   m.down_links[link.index] = true;
   compute_hops();
@@ -325,7 +410,7 @@ bool System::is_link_down(sim::LinkId link) const {
 }
 
 bool System::is_node_port_link(sim::LinkId link) const {
-  return link.index < impl_->port_links.size() && impl_->port_links[link.index];
+  return impl_->has_role(link, LinkRole::kNodePort);
 }
 
 System::~System() = default;
@@ -341,11 +426,15 @@ int System::leaf_of(int node, int compute_nic) const {
 int System::leaf_count() const { return impl_->rails * impl_->units; }
 
 bool System::is_spine_link(sim::LinkId link) const {
-  return link.index < impl_->spine_links.size() && impl_->spine_links[link.index];
+  return impl_->has_role(link, LinkRole::kLeafSpine);
+}
+
+bool System::is_core_link(sim::LinkId link) const {
+  return impl_->has_role(link, LinkRole::kSpineCore);
 }
 
 bool System::is_host_memory_link(sim::LinkId link) const {
-  return link.index < impl_->memory_links.size() && impl_->memory_links[link.index];
+  return impl_->has_role(link, LinkRole::kHostMemory);
 }
 
 int System::nearest_compute_nic(int gpu) const {
@@ -510,6 +599,69 @@ std::vector<sim::LinkId> System::route_in_node(int node, int from_gpu, int to_gp
   return path;
 }
 
+namespace {
+
+// A switch one hop closer to the target, and the link to it.
+struct NextHop {
+  std::size_t next = 0;
+  std::uint32_t link = 0;
+};
+
+// One adaptive lane on its way through the fabric, by the rule of system.hpp.
+class LaneWalk {
+ public:
+  LaneWalk(const std::vector<Switch>& switches, std::uint64_t lane)
+      : switches_(switches), digit_(lane) {}
+
+  // The index among `choices` (the next hops from `here`, in port order) that the lane takes.
+  std::size_t pick(std::size_t here, const std::vector<NextHop>& choices) {
+    const Switch& from = switches_[here];
+    const int tier = switches_[choices.front().next].tier;
+    if (tier > from.tier) {
+      RAILSIM_ASSERT(from.fan_out >= 1, "a switch with uplinks reaches at least one switch");
+      const std::size_t taken = digit_ % choices.size();
+      digit_ /= static_cast<std::uint64_t>(from.fan_out);
+      climbed_[static_cast<std::size_t>(from.tier)] = {true, from.position, digit_};
+      return taken;
+    }
+    const Climbed& up = climbed_[static_cast<std::size_t>(tier)];
+    if (!up.done) {
+      return digit_ % choices.size();
+    }
+    // The mirror: the switch at the position climbed through (arriving at a leaf, the target
+    // is the one leaf there is), over the cable of the rank climbed.
+    const auto mirrors = [&](const NextHop& hop) {
+      return tier == 0 || switches_[hop.next].position == up.position;
+    };
+    const auto count =
+        static_cast<std::uint64_t>(std::count_if(choices.begin(), choices.end(), mirrors));
+    if (count == 0) {
+      return up.digit % choices.size();
+    }
+    std::uint64_t rank = up.digit % count;
+    for (std::size_t i = 0; i < choices.size(); ++i) {
+      if (mirrors(choices[i]) && rank-- == 0) {
+        return i;
+      }
+    }
+    RAILSIM_UNREACHABLE("a mirror cable was counted");
+  }
+
+ private:
+  // Where the lane left a tier going up, and the digit it carried on with.
+  struct Climbed {
+    bool done = false;
+    int position = 0;
+    std::uint64_t digit = 0;
+  };
+
+  const std::vector<Switch>& switches_;
+  std::uint64_t digit_;
+  std::array<Climbed, kTiers> climbed_{};
+};
+
+}  // namespace
+
 std::vector<sim::LinkId> System::route(Endpoint src, Endpoint dst, std::uint64_t queue_pair) const {
   return route_lane(src, dst, queue_pair, -1);
 }
@@ -517,16 +669,20 @@ std::vector<sim::LinkId> System::route(Endpoint src, Endpoint dst, std::uint64_t
 std::vector<std::vector<sim::LinkId>> System::routes(Endpoint src,
                                                      Endpoint dst,
                                                      std::uint64_t queue_pair) const {
-  const bool shared_leaf = leaf_of(src.node, src.nic) == leaf_of(dst.node, dst.nic);
-  if (spec_.fabric.routing == Routing::kEcmp || shared_leaf) {
+  const Impl& m = *impl_;
+  const auto from = at(leaf_of(src.node, src.nic));
+  const auto to = at(leaf_of(dst.node, dst.nic));
+  if (spec_.fabric.routing == Routing::kEcmp || from == to) {
     return {route(src, dst, queue_pair)};
   }
-  const auto uplinks = static_cast<int>(
-      boost::out_degree(static_cast<std::size_t>(leaf_of(src.node, src.nic)), impl_->graph));
-  // Lanes are numbered over all uplinks; one whose uplink is down is not taken.
+  // Lanes are numbered over all cables; a cable that is down is not taken (the lanes that
+  // would have taken it share the others).
+  const int lanes = m.pod_of_leaf(from) == m.pod_of_leaf(to)
+                        ? static_cast<int>(boost::out_degree(from, m.graph))
+                        : m.switches[from].fan_out * m.spine_uplinks;
   std::vector<std::vector<sim::LinkId>> paths;
-  paths.reserve(static_cast<std::size_t>(uplinks));
-  for (int lane = 0; lane < uplinks; ++lane) {
+  paths.reserve(at(lanes));
+  for (int lane = 0; lane < lanes; ++lane) {
     paths.push_back(route_lane(src, dst, queue_pair, lane));
   }
   return paths;
@@ -568,9 +724,8 @@ std::vector<sim::LinkId> System::route_lane(Endpoint src,
   };
   port_up(m.nodes[at(src.node)].ports[at(src.nic)].up);
 
-  // Through the fabric: at each switch, one of the ports one hop closer, chosen by the hash, or
-  // for an adaptive lane: uplink `lane` (port p reaches spine p % spines), then the spine's
-  // (lane / spines)-th cable down, so the lanes of one transfer cover every cable evenly.
+  // Through the fabric: at each switch, one of the ports one hop closer, chosen by the hash or
+  // by the adaptive lane (system.hpp).
   const int target = leaf_of(dst.node, dst.nic);
   const std::vector<int>& hops = m.hops_to_leaf[at(target)];
   std::size_t here = at(leaf_of(src.node, src.nic));
@@ -582,23 +737,20 @@ std::vector<sim::LinkId> System::route_lane(Endpoint src,
     throw sim::InputError(fmt::format(
         "no path from leaf{} to leaf{}: the cables between them are down", here, target));
   }
-  std::vector<std::pair<std::size_t, std::uint32_t>> choices;
+  std::vector<NextHop> choices;
+  LaneWalk walk(m.switches, lane < 0 ? 0 : static_cast<std::uint64_t>(lane));
   while (here != at(target)) {
     choices.clear();
     for (auto [e, end] = boost::out_edges(here, m.graph); e != end; ++e) {
       const std::size_t next = boost::target(*e, m.graph);
       const std::uint32_t link = boost::get(boost::edge_name, m.graph, *e);
       if (!m.down_links[link] && hops[next] == hops[here] - 1) {
-        choices.emplace_back(next, link);
+        choices.push_back({next, link});
       }
     }
     RAILSIM_ASSERT(!choices.empty(), "a reachable switch has a next hop that is up");
     key = sim::hash_mix(key, here);
-    const bool at_source_leaf = here == at(leaf_of(src.node, src.nic));
-    const std::size_t pick =
-        lane < 0
-            ? key % choices.size()
-            : (at_source_leaf ? at(lane) : at(lane) / at(spec_.fabric.spines)) % choices.size();
+    const std::size_t pick = lane < 0 ? key % choices.size() : walk.pick(here, choices);
     const auto& [next, link] = choices[pick];
     path.push_back(sim::LinkId{link});
     here = next;

@@ -1,10 +1,11 @@
 // File: models/system/system.hpp
-// System: N copies of a server on a leaf/spine fabric, built into a sim::FlowNetwork as directed
-// links (PCIe up and down, NVLink ports, host memory, the socket link, NIC ports, leaf and spine
-// ports), and the routes of transfers across it.
+// System: N copies of a server on a leaf/spine fabric (two tiers, or three with pods under
+// core switches), built into a sim::FlowNetwork as directed links (PCIe up and down, NVLink
+// ports, host memory, the socket link, NIC ports, leaf, spine and core ports), and the routes of
+// transfers across it.
 //
-// Fabric links (NIC ports, leaf and spine ports) carry payload at the port rate times the wire
-// efficiency of the fabric's transport and MTU.
+// Fabric links (NIC ports, leaf, spine and core ports) carry payload at the port rate times the
+// wire efficiency of the fabric's transport and MTU.
 //
 // NVLink: with an NVSwitch, each GPU has one port each way of links_per_gpu x link_rate x
 // efficiency; with bridges, each bridged pair one link each way.
@@ -14,8 +15,14 @@
 // Between nodes it leaves through a compute NIC: directly from GPU memory when GPUDirect RDMA
 // applies (the GPU-NIC distance is within gdr_level), else staged through the host memory of the
 // GPU's socket (written, then read: two crossings of the memory link). In the fabric a flow stays
-// under its leaf when both NICs share it; otherwise it climbs to a spine and back down, each
-// switch choosing among its equal-cost ports by a hash of the flow's identity (ECMP).
+// under its leaf when both NICs share it; otherwise it climbs to a spine (and, with three tiers,
+// to a core when the leaves are in different pods) and back down, each switch choosing among its
+// equal-cost ports by a hash of the flow's identity (ECMP).
+//
+// Link names, as faults and `railsim topo --links` use them: "n3.mlx5_0>leaf4" and back for a
+// NIC port; "leaf4>spine1.5" and "spine1.5>leaf4" for uplink 5 of leaf 4, to spine 1 (spines are
+// numbered across pods: pod q holds spines q x spines .. q x spines + spines - 1);
+// "spine1>core2.6" and "core2.6>spine1" for uplink 6 of spine 1, to core 2.
 #pragma once
 
 #include "models/fabric/fabric_spec.hpp"
@@ -83,11 +90,12 @@ class System {
   int leaf_of(int node, int compute_nic) const;
   int leaf_count() const;
 
-  bool is_spine_link(sim::LinkId link) const;
+  bool is_spine_link(sim::LinkId link) const;  // a leaf-spine cable, either direction
+  bool is_core_link(sim::LinkId link) const;   // a spine-core cable, either direction
   bool is_host_memory_link(sim::LinkId link) const;
   bool is_node_port_link(sim::LinkId link) const;  // a NIC's port to or from its leaf
 
-  // Takes a fabric link (a NIC port or a leaf-spine cable, one direction) out of service:
+  // Takes a fabric link (a NIC port or a cable between switches, one direction) out of service:
   // routes avoid it from now on, and a route that cannot is an InputError naming it.
   void set_link_down(sim::LinkId link);
   bool is_link_down(sim::LinkId link) const;
@@ -109,9 +117,21 @@ class System {
   std::vector<sim::LinkId> route(Endpoint src, Endpoint dst, std::uint64_t queue_pair = 0) const;
 
   // The paths a transfer takes under the fabric's routing, each to carry an equal share: with
-  // ECMP the one hashed path; with adaptive routing one path per uplink of the source leaf (the
-  // cables from each spine to the target leaf taken in turn), or the one path under a shared
-  // leaf.
+  // ECMP the one hashed path; under a shared leaf the one path; with adaptive routing L lanes.
+  //
+  // Adaptive lanes. Lane l (0 <= l < L) starts with digit d = l. Climbing out of a switch whose
+  // n equal-cost uplinks (in port order) reach S distinct switches, it takes uplink d mod n and
+  // carries on with d / S; uplinks are spread round-robin, so uplink i is the (i / S)-th cable
+  // to switch i mod S, and d / S is that cable's rank. Descending into a tier it climbed out of,
+  // it mirrors the climb: it enters the switch at the same position (the same spine index, in
+  // the target pod) over cable d' mod m of the m equal-cost cables there, d' being the digit it
+  // carried out of that tier. L is the source leaf's uplink count k when the route turns at a
+  // spine (always with two tiers), and S x c between pods (S: the spines a leaf reaches, c: a
+  // spine's uplinks). With every cable up, the k leaf uplinks so carry lanes within one of each
+  // other (L / k each when k divides L), and between pods every one of the S x c spine-core
+  // cables of the source pod carries exactly one lane, as does every core-spine cable into the
+  // target pod and, in mirror image, the target leaf's cables: the even split per hop that
+  // adaptive routing approximates.
   std::vector<std::vector<sim::LinkId>> routes(Endpoint src,
                                                Endpoint dst,
                                                std::uint64_t queue_pair = 0) const;
@@ -120,6 +140,7 @@ class System {
   struct Impl;
   class PathBuilder;
 
+  void wire_cables(sim::Bandwidth rate);
   void compute_hops();
 
   // route() with `lane` >= 0 taking adaptive lane `lane` through the fabric instead of the hash.

@@ -187,19 +187,43 @@ TEST(FabricSummary, ListsTheLinksAFaultSlowedWithTheirDesignedRate) {
   expect_rate(s.port_rate, kPort);  // the designed figures stay the design's
 }
 
-// Brute force: every split of the nodes into floor(N/2) and ceil(N/2), every side for every
-// leaf and spine, on the graph the System builds (leaf (rail, unit) = rail x units + unit;
-// uplink j of each leaf to spine j % spines).
-double brute_force_bisection(const LeafSpineShape& shape, int rails, int spines) {
-  struct Edge {
-    int a;
-    int b;
-    double capacity;
-  };
+// A fabric link, one direction, between vertices: the nodes first, then the switches.
+struct Edge {
+  int a = 0;
+  int b = 0;
+  double capacity = 0.0;
+};
 
+// Brute force: every split of the nodes into floor(N/2) and ceil(N/2), every side for every
+// switch; the least capacity crossing.
+double least_cut(int nodes, int switches, const std::vector<Edge>& edges) {
+  double best = std::numeric_limits<double>::infinity();
+  for (std::uint32_t node_side = 0; node_side < (1U << nodes); ++node_side) {
+    if (std::popcount(node_side) != nodes / 2) {
+      continue;
+    }
+    for (std::uint32_t switch_side = 0; switch_side < (1U << switches); ++switch_side) {
+      const std::uint64_t side = node_side | (static_cast<std::uint64_t>(switch_side) << nodes);
+      double cut = 0.0;
+      for (const Edge& e : edges) {
+        if (((side >> e.a) & 1U) != ((side >> e.b) & 1U)) {
+          cut += e.capacity;
+        }
+      }
+      best = std::min(best, cut);
+    }
+  }
+  return best;
+}
+
+// On the graph the System builds (leaf (rail, unit) = rail x units + unit; uplink j of each
+// leaf to spine j % spines).
+double brute_force_bisection(const LeafSpineShape& shape, int rails, int spines) {
   const int units = (shape.nodes + shape.nodes_per_leaf - 1) / shape.nodes_per_leaf;
   const int leaves = rails * units;
   std::vector<Edge> edges;
+  const int links = shape.nodes * rails + leaves * shape.uplinks_per_leaf;
+  edges.reserve(static_cast<std::size_t>(links));
   for (int n = 0; n < shape.nodes; ++n) {
     for (int r = 0; r < rails; ++r) {
       edges.push_back(
@@ -212,25 +236,7 @@ double brute_force_bisection(const LeafSpineShape& shape, int rails, int spines)
           {shape.nodes + leaf, shape.nodes + leaves + j % spines, shape.uplink.bytes_per_s});
     }
   }
-  const int switches = leaves + spines;
-  double best = std::numeric_limits<double>::infinity();
-  for (std::uint32_t node_side = 0; node_side < (1U << shape.nodes); ++node_side) {
-    if (std::popcount(node_side) != shape.nodes / 2) {
-      continue;
-    }
-    for (std::uint32_t switch_side = 0; switch_side < (1U << switches); ++switch_side) {
-      const std::uint64_t side =
-          node_side | (static_cast<std::uint64_t>(switch_side) << shape.nodes);
-      double cut = 0.0;
-      for (const Edge& e : edges) {
-        if (((side >> e.a) & 1U) != ((side >> e.b) & 1U)) {
-          cut += e.capacity;
-        }
-      }
-      best = std::min(best, cut);
-    }
-  }
-  return best;
+  return least_cut(shape.nodes, leaves + spines, edges);
 }
 
 TEST(FabricSummary, BisectionClosedFormMatchesEveryCutOfSmallFabrics) {
@@ -275,6 +281,166 @@ TEST(FabricSummary, BisectionOfAPartialLastUnit) {
       rail_bisection({80, 32, 16, sim::Bandwidth{1.0}, sim::Bandwidth{1.0}}).bytes_per_s, 24.0);
   EXPECT_DOUBLE_EQ(
       rail_bisection({1, 32, 16, sim::Bandwidth{1.0}, sim::Bandwidth{1.0}}).bytes_per_s, 0.0);
+}
+
+// The three-tier graph the System builds (fabric_spec.hpp): pod q holds units q P .. q P + P - 1
+// and spines q S .. q S + S - 1; uplink j of a leaf goes to spine j % S of its pod, uplink i of
+// a spine to core i % cores.
+double brute_force_three_tier(const ThreeTierShape& t, int cores) {
+  const int units = (t.nodes + t.nodes_per_leaf - 1) / t.nodes_per_leaf;
+  const int pods = (units + t.units_per_pod - 1) / t.units_per_pod;
+  const int leaves = t.rails * units;
+  const int spines = pods * t.spines_per_pod;
+  std::vector<Edge> edges;
+  const int links = t.nodes * t.rails + leaves * t.uplinks_per_leaf + spines * t.uplinks_per_spine;
+  edges.reserve(static_cast<std::size_t>(links));
+  for (int n = 0; n < t.nodes; ++n) {
+    for (int r = 0; r < t.rails; ++r) {
+      edges.push_back({n, t.nodes + r * units + n / t.nodes_per_leaf, t.node_port.bytes_per_s});
+    }
+  }
+  for (int leaf = 0; leaf < leaves; ++leaf) {
+    const int pod = leaf % units / t.units_per_pod;
+    for (int j = 0; j < t.uplinks_per_leaf; ++j) {
+      edges.push_back({t.nodes + leaf,
+                       t.nodes + leaves + pod * t.spines_per_pod + j % t.spines_per_pod,
+                       t.leaf_uplink.bytes_per_s});
+    }
+  }
+  for (int spine = 0; spine < spines; ++spine) {
+    for (int i = 0; i < t.uplinks_per_spine; ++i) {
+      edges.push_back({t.nodes + leaves + spine, t.nodes + leaves + spines + i % cores,
+                       t.spine_uplink.bytes_per_s});
+    }
+  }
+  return least_cut(t.nodes, leaves + spines + cores, edges);
+}
+
+TEST(FabricSummary, ThreeTierBisectionMatchesEveryCutOfSmallFabrics) {
+  // Whole-unit capacities (a NIC port 2; leaf-spine and spine-core cables 1 or 3, cheaper and
+  // dearer than a port); units of 1 to 3 nodes, some partial; 1 to 3 units per pod, the last
+  // pod perhaps short; 1 or 2 rails and spines per pod; 1 or 2 cables from a leaf to each spine;
+  // 1 or 3 spine uplinks over 1 or 2 cores. Every third case of that grid with at most 10
+  // switches, to keep the search short.
+  int cases = 0;
+  int seen = 0;
+  for (int nodes = 2; nodes <= 6; ++nodes) {
+    for (int per_leaf = 1; per_leaf <= 3; ++per_leaf) {
+      for (int per_pod = 1; per_pod <= 3; ++per_pod) {
+        for (int rails = 1; rails <= 2; ++rails) {
+          for (int spines = 1; spines <= 2; ++spines) {
+            for (int cables = 1; cables <= 2; ++cables) {
+              for (int up = 1; up <= 3; up += 2) {
+                for (int cores = 1; cores <= 2; ++cores) {
+                  for (double f : {1.0, 3.0}) {
+                    for (double g : {1.0, 3.0}) {
+                      const int units = (nodes + per_leaf - 1) / per_leaf;
+                      const int pods = (units + per_pod - 1) / per_pod;
+                      if (rails * units + pods * spines + cores > 10 || seen++ % 3 != 0) {
+                        continue;
+                      }
+                      const ThreeTierShape shape{nodes,
+                                                 per_leaf,
+                                                 per_pod,
+                                                 rails,
+                                                 cables * spines,
+                                                 spines,
+                                                 up,
+                                                 sim::Bandwidth{2.0},
+                                                 sim::Bandwidth{f},
+                                                 sim::Bandwidth{g}};
+                      EXPECT_DOUBLE_EQ(three_tier_bisection(shape).bytes_per_s,
+                                       brute_force_three_tier(shape, cores))
+                          << nodes << " nodes, " << per_leaf << " per leaf, " << per_pod
+                          << " units per pod, " << rails << " rails, " << spines << " spines, "
+                          << cables << " cables to each, " << up << " spine uplinks of " << g
+                          << " over " << cores << " cores, leaf "
+                          << "cables " << f;
+                      ++cases;
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(cases, 200);
+}
+
+// The three-tier fabric of three_tier_test.cpp: 16 DGX H100, 4 nodes per leaf, 2 units per pod,
+// 4 spines per pod, 4 cores, the given spine downlink : uplink ratio.
+FabricSummary small_three_tier_summary(int nodes, double core_oversubscription) {
+  SystemSpec spec;
+  spec.node = node_preset("dgx-h100");
+  spec.nodes = nodes;
+  spec.fabric.tiers = 3;
+  spec.fabric.nodes_per_leaf = 4;
+  spec.fabric.units_per_pod = 2;
+  spec.fabric.spines = 4;
+  spec.fabric.cores = 4;
+  spec.fabric.core_oversubscription = core_oversubscription;
+  sim::Simulator simulator;
+  sim::FlowNetwork network(simulator);
+  const System system(spec, network);
+  return summarize(system, network);
+}
+
+TEST(FabricSummary, ThreeTiersAtTwoToOneAtTheCore) {
+  // 16 nodes: 4 units, 2 pods, 32 leaves, 8 spines. A leaf: 4 uplinks, one to each spine of its
+  // pod (1.00:1). A spine: 8 rails x 2 units x 1 = 16 downlinks (794.95 GB/s), 16 / 2 = 8
+  // uplinks, 2 to each core (397.48 GB/s): 2.00:1. Links: 256 NIC ports, 256 leaf-spine,
+  // 2 x 8 x 8 = 128 spine-core, 16 x 76 = 1216 in nodes, 1856 in all. Bisection: halves of one
+  // pod each; the cheapest cut is one pod's 4 x 8 = 32 core uplinks, 32 x 49.68 = 1589.9 GB/s,
+  // below its 64 NIC ports (and its leaves' 64 uplinks); half of two pods each would cut 64.
+  const FabricSummary s = small_three_tier_summary(16, 2.0);
+  EXPECT_EQ(s.tiers, 3);
+  EXPECT_EQ(s.scalable_units, 4);
+  EXPECT_EQ(s.units_per_pod, 2);
+  EXPECT_EQ(s.pods, 2);
+  EXPECT_EQ(s.leaves, 32);
+  EXPECT_EQ(s.spines_per_pod, 4);
+  EXPECT_EQ(s.spines, 8);
+  EXPECT_EQ(s.cores, 4);
+  EXPECT_EQ(s.uplinks_per_leaf, 4);
+  EXPECT_EQ(s.uplinks_to_spine, (std::vector<int>{1, 1, 1, 1}));
+  EXPECT_EQ(s.downlinks_per_spine, 16);
+  EXPECT_EQ(s.uplinks_per_spine, 8);
+  EXPECT_EQ(s.uplinks_to_core, (std::vector<int>{2, 2, 2, 2}));
+  expect_rate(s.core_port_rate, kPort);
+  expect_rate(s.spine_downlink, 16 * kPort);
+  expect_rate(s.spine_uplink, 8 * kPort);
+  EXPECT_DOUBLE_EQ(s.oversubscription, 1.0);
+  EXPECT_DOUBLE_EQ(s.core_oversubscription, 2.0);
+  EXPECT_DOUBLE_EQ(s.requested_core_oversubscription, 2.0);
+  expect_rate(s.bisection, 32 * kPort);
+  EXPECT_NEAR(s.bisection.in_gbytes_per_s(), 1589.9, 0.1);
+  EXPECT_EQ(s.node_port_links, 256);
+  EXPECT_EQ(s.leaf_spine_links, 256);
+  EXPECT_EQ(s.spine_core_links, 128);
+  EXPECT_EQ(s.node_links, 16 * kLinksPerNode);
+  EXPECT_EQ(s.total_links, 1856);
+}
+
+TEST(FabricSummary, ThreeTiersAtOneToOneHaveFullBisection) {
+  // 1:1 at the core: 16 uplinks per spine, so a pod's 4 x 16 = 64 core cables match its 64 NIC
+  // ports: 16 nodes cut 8 x 8 = 64 ports. 12 nodes (pod 1 holds unit 2 only): halves of 6 cost
+  // unit 2 on its own (its 4 nodes' 32 NIC ports, or as much in its leaves' uplinks) plus 2
+  // nodes of a pod-0 unit (their 16 ports): 48 = 6 x 8, full bisection again.
+  expect_rate(small_three_tier_summary(16, 1.0).bisection, 64 * kPort);
+  EXPECT_DOUBLE_EQ(small_three_tier_summary(16, 1.0).core_oversubscription, 1.0);
+  expect_rate(small_three_tier_summary(12, 1.0).bisection, 48 * kPort);
+}
+
+TEST(FabricSummary, TwoTierSummaryLeavesTheThirdTierEmpty) {
+  const FabricSummary s = h100_summary(2);
+  EXPECT_EQ(s.tiers, 2);
+  EXPECT_EQ(s.cores, 0);
+  EXPECT_EQ(s.uplinks_per_spine, 0);
+  EXPECT_TRUE(s.uplinks_to_core.empty());
+  EXPECT_EQ(s.spine_core_links, 0);
 }
 
 }  // namespace

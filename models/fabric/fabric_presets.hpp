@@ -1,0 +1,22 @@
+// File: models/fabric/fabric_presets.hpp
+// Fabric presets from published reference architectures: superpod-h100, the compute fabric of
+// an NVIDIA DGX SuperPOD with DGX H100 (rail-optimised NDR InfiniBand, fabric-facts.md §4.6).
+// docs/scenarios.md gives the source of every figure.
+#pragma once
+
+#include "models/fabric/fabric_spec.hpp"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace railsim::models {
+
+std::vector<std::string> fabric_preset_names();
+
+// The preset's fabric for a system of `nodes` nodes (the spine count follows the scalable units
+// they fill). Throws sim::InputError naming the known presets for an unknown name, or for a
+// node count the reference architecture has no layout for.
+FabricSpec fabric_preset(std::string_view name, int nodes);
+
+}  // namespace railsim::models
