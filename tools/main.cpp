@@ -27,6 +27,8 @@ constexpr Command kCommands[] = {
      run_engine_demo},
     {"topo", "a server's GPU/NIC distance matrix, as nvidia-smi topo -m prints it", run_topo},
     {"p2p", "an RDMA write stream between two nodes, printed as ib_write_bw prints it", run_p2p},
+    {"collective", "a collective over a size sweep, printed as nccl-tests prints it",
+     run_collective},
 };
 
 void print_help(std::ostream& out) {

@@ -1,0 +1,174 @@
+// File: models/collective/collective_run.cpp
+// From a request to a finished collective: NCCL's choices, then the ring on the links.
+#include "models/collective/collective_run.hpp"
+
+#include "models/collective/ring_layout.hpp"
+#include "models/collective/ring_plan.hpp"
+#include "sim/assert.hpp"
+#include "sim/input_error.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace railsim::models {
+namespace {
+
+// NCCL's model rate of one NVLink per direction, GB/s, by GPU generation (fabric-facts.md §3.1,
+// nccl:src/graph/topo.h): SM70 20, SM80 20, SM90 20.6, SM100 40.1.
+double nvlink_model_rate(GpuArch arch) {
+  switch (arch) {
+    case GpuArch::kVolta:
+    case GpuArch::kAmpere:
+      return 20.0;
+    case GpuArch::kHopper:
+      return 20.6;
+    case GpuArch::kBlackwell:
+      return 40.1;
+  }
+  return 20.0;
+}
+
+// NCCL's model rate of a PCIe link, GB/s: 12 for Gen3 x16, doubling per generation, in
+// proportion to the lanes (fabric-facts.md §3.1).
+double pcie_model_rate(PcieLink link) {
+  return 12.0 * std::pow(2.0, link.generation - 3) * link.lanes / 16.0;
+}
+
+sim::Duration from_us(double us) { return sim::seconds(us * 1e-6); }
+
+}  // namespace
+
+double busbw_factor(CollectiveOp op, int ranks) {
+  const double n = ranks;
+  switch (op) {
+    case CollectiveOp::kAllReduce:
+      return 2.0 * (n - 1.0) / n;
+    case CollectiveOp::kAllGather:
+    case CollectiveOp::kReduceScatter:
+      return (n - 1.0) / n;
+    case CollectiveOp::kBroadcast:
+      return 1.0;
+  }
+  return 1.0;
+}
+
+TuningTopology tuning_topology(const System& system, const Communicator& comm) {
+  const NodeSpec& node = system.spec().node;
+  const std::string& gpu_model = node.gpus.front().model;
+  const std::optional<GpuArch> arch = gpu_arch_of(gpu_model);
+  if (!arch) {
+    throw sim::InputError(
+        fmt::format("GPU model '{}' of node {}: not a GPU generation NCCL's tuning tables know",
+                    gpu_model, node.name));
+  }
+  TuningTopology topology;
+  topology.arch = *arch;
+  topology.cpu = cpu_vendor_of(node.sockets.front().model);
+  topology.nodes = comm.nodes;
+  topology.gpus_per_node = comm.gpus_per_node;
+  topology.nvswitch = node.nvlink.kind == NvlinkKind::kSwitch;
+  topology.intra_nvlink = topology.nvswitch;
+  topology.intra_bw_GBps = topology.intra_nvlink
+                               ? node.nvlink.links_per_gpu * nvlink_model_rate(*arch)
+                               : pcie_model_rate(node.gpus.front().link);
+  topology.nics_per_node = static_cast<int>(system.compute_nics().size());
+  const Nic& nic = node.nics[static_cast<std::size_t>(system.compute_nics().front())];
+  topology.nic_bw_GBps =
+      std::min(nic.port_rate.bytes_per_s, system.spec().fabric.port_rate.bytes_per_s) / 1e9;
+  return topology;
+}
+
+CollectiveResult run_collective(const System& system,
+                                sim::FlowNetwork& network,
+                                sim::Simulator& simulator,
+                                const CollectiveRequest& request) {
+  if (request.size.count < 0) {
+    throw sim::InputError(fmt::format("size {} B, expected >= 0", request.size.count));
+  }
+  if (request.algorithm && *request.algorithm != Algorithm::kRing) {
+    throw sim::InputError(
+        fmt::format("algorithm {} is not modelled yet; ring is (docs/validation.md)",
+                    algorithm_name(*request.algorithm)));
+  }
+  if (request.qps_per_connection < 1 || request.qps_per_connection > 128) {
+    throw sim::InputError(
+        fmt::format("qps_per_connection {}, expected 1 to 128", request.qps_per_connection));
+  }
+  const Communicator& comm = request.comm;
+  const TuningTopology topology = tuning_topology(system, comm);
+  const double bytes = static_cast<double>(request.size.count);
+  const std::vector<Protocol> protocols =
+      request.protocol ? std::vector<Protocol>{*request.protocol}
+                       : std::vector<Protocol>(kProtocols.begin(), kProtocols.end());
+  const std::optional<AlgoChoice> choice =
+      select_algorithm(topology, request.op, bytes, {Algorithm::kRing}, protocols);
+  if (!choice) {
+    throw sim::InputError(fmt::format(
+        "NCCL would not run {} with ring{} on {} ({} nodes)", op_name(request.op),
+        request.protocol ? fmt::format(" and {}", protocol_name(*request.protocol)) : std::string{},
+        system.spec().node.name, comm.nodes));
+  }
+  const Algorithm algorithm = choice->algorithm;
+  const Protocol protocol = choice->protocol;
+  const int channels = request.channels.value_or(trimmed_channels(
+      comm_channels(topology, algorithm), algorithm, protocol, comm.ranks(), bytes));
+
+  RingLayout layout = ring_layout(system, comm, {channels, request.cross_nic, request.pxn});
+  RingPlan plan = make_ring_plan(request.op, protocol, request.size, layout.rings);
+
+  RingTiming timing;
+  timing.base_latency = from_us(base_latency_us(algorithm, protocol));
+  double intra_us =
+      hop_latency_us(topology.intra_nvlink ? HopKind::kNvlink : HopKind::kPci, algorithm, protocol);
+  if (comm.nodes > 1) {
+    // Multi-node rings: an intra-node hop costs at least the network post overhead.
+    intra_us = std::max(intra_us, net_overhead_us(topology.cpu, protocol));
+  }
+  timing.intra_hop_latency = from_us(intra_us);
+  timing.inter_hop_latency = from_us(hop_latency_us(HopKind::kNet, algorithm, protocol));
+  timing.wire_factor = wire_bytes_per_payload_byte(protocol);
+  double cap_GBps = std::numeric_limits<double>::infinity();
+  if (const auto per_channel = per_channel_cap_GBps(topology, algorithm, protocol)) {
+    cap_GBps = std::min(cap_GBps, *per_channel);
+  }
+  if (const auto total = total_cap_GBps(topology, algorithm, protocol)) {
+    cap_GBps = std::min(cap_GBps, *total / channels);
+  }
+  if (std::isfinite(cap_GBps)) {
+    timing.connection_cap = sim::gbytes_per_s(cap_GBps);
+  }
+  timing.qps_per_connection = request.qps_per_connection;
+
+  const Execution execution = request.execution.value_or(
+      plan.transfer_count() <= static_cast<std::int64_t>(kChunkTransferLimit)
+          ? Execution::kChunk
+          : Execution::kPipelined);
+  const sim::SimTime start = simulator.now();
+  sim::SimTime end = start;
+  RingExecutor executor(system, network, simulator, comm, std::move(plan), std::move(layout),
+                        timing);
+  executor.start(execution, [&end](sim::SimTime when) { end = when; });
+  while (!executor.finished()) {
+    const bool stepped = simulator.step();
+    RAILSIM_ASSERT(stepped, "a collective in progress always has an event pending");
+    if (!stepped) {
+      break;
+    }
+  }
+
+  CollectiveResult result;
+  result.algorithm = algorithm;
+  result.protocol = protocol;
+  result.channels = channels;
+  result.execution = execution;
+  result.time = end - start;
+  const double seconds = sim::to_seconds(result.time);
+  result.algbw_GBps = seconds > 0.0 ? bytes / seconds / 1e9 : 0.0;
+  result.busbw_GBps = result.algbw_GBps * busbw_factor(request.op, comm.ranks());
+  return result;
+}
+
+}  // namespace railsim::models

@@ -1,0 +1,67 @@
+// File: models/collective/collective_run.hpp
+// One collective call, end to end: NCCL's decisions (algorithm, protocol, channels, from its
+// own tuning model unless the caller forces them, as NCCL_ALGO / NCCL_PROTO /
+// NCCL_MIN_NCHANNELS do), the plan, the ring layout over the system, and its execution on the
+// system's links; the result in nccl-tests' terms.
+//
+// Ring is the algorithm executed today; the tuner chooses among the algorithms it is allowed
+// and this runner can execute, so `auto` means "NCCL's choice among rings' protocols" until
+// tree and NVLS plans exist (docs/validation.md).
+#pragma once
+
+#include "models/collective/collective_types.hpp"
+#include "models/collective/communicator.hpp"
+#include "models/collective/nccl_tuning.hpp"
+#include "models/collective/ring_executor.hpp"
+#include "models/system/system.hpp"
+#include "sim/bytes.hpp"
+#include "sim/flow_network.hpp"
+#include "sim/simulator.hpp"
+#include "sim/time.hpp"
+
+#include <optional>
+
+namespace railsim::models {
+
+struct CollectiveRequest {
+  CollectiveOp op = CollectiveOp::kAllReduce;
+  sim::Bytes size;  // nccl-tests' size (AllGather: the output, ReduceScatter: the input)
+  Communicator comm;
+  std::optional<Algorithm> algorithm;  // NCCL_ALGO; unset: the tuner's choice
+  std::optional<Protocol> protocol;    // NCCL_PROTO; unset: the tuner's choice
+  std::optional<int> channels;         // NCCL_MIN_NCHANNELS = NCCL_MAX_NCHANNELS
+  int cross_nic = 2;                   // NCCL_CROSS_NIC
+  bool pxn = true;                     // PXN enabled (NCCL_PXN_DISABLE=0)
+  int qps_per_connection = 1;          // NCCL_IB_QPS_PER_CONNECTION
+  std::optional<Execution> execution;  // unset: chunk-accurate while that stays small
+};
+
+struct CollectiveResult {
+  Algorithm algorithm = Algorithm::kRing;
+  Protocol protocol = Protocol::kSimple;
+  int channels = 1;
+  Execution execution = Execution::kPipelined;
+  sim::Duration time{};
+  double algbw_GBps = 0.0;  // size / time, GB = 1e9 B (nccl-tests)
+  double busbw_GBps = 0.0;  // algbw x nccl-tests' factor for the operation
+};
+
+// nccl-tests' bus bandwidth factor: 2(n-1)/n AllReduce, (n-1)/n AllGather and ReduceScatter,
+// 1 Broadcast.
+double busbw_factor(CollectiveOp op, int ranks);
+
+// What NCCL's topology detection would report for this system and communicator.
+TuningTopology tuning_topology(const System& system, const Communicator& comm);
+
+// Plans with more transfers than this run pipelined unless chunk execution is forced.
+inline constexpr std::size_t kChunkTransferLimit = 200'000;
+
+// Runs the call from the simulator's current time until it completes (other traffic on the
+// network keeps flowing meanwhile). Throws sim::InputError for a request the system cannot
+// run: too many nodes or GPUs, an algorithm or protocol NCCL would not run there, ...
+CollectiveResult run_collective(const System& system,
+                                sim::FlowNetwork& network,
+                                sim::Simulator& simulator,
+                                const CollectiveRequest& request);
+
+}  // namespace railsim::models

@@ -1,0 +1,70 @@
+// File: models/collective/collective_types.hpp
+// The vocabulary of NCCL collectives: the operation, the algorithm that runs it and the protocol
+// that moves its bytes (fabric-facts.md §2.1-§2.2), with the names users type (NCCL_ALGO and
+// NCCL_PROTO spell them the same way, lower case here).
+#pragma once
+
+#include <array>
+#include <string_view>
+
+namespace railsim::models {
+
+enum class CollectiveOp { kAllReduce, kAllGather, kReduceScatter, kBroadcast };
+
+enum class Algorithm { kRing, kTree, kNvls, kNvlsTree, kPat };
+
+enum class Protocol { kLl, kLl128, kSimple };
+
+inline constexpr std::array kCollectiveOps = {CollectiveOp::kAllReduce, CollectiveOp::kAllGather,
+                                              CollectiveOp::kReduceScatter,
+                                              CollectiveOp::kBroadcast};
+inline constexpr std::array kAlgorithms = {Algorithm::kRing, Algorithm::kTree, Algorithm::kNvls,
+                                           Algorithm::kNvlsTree, Algorithm::kPat};
+inline constexpr std::array kProtocols = {Protocol::kLl, Protocol::kLl128, Protocol::kSimple};
+
+// "all_reduce", "all_gather", "reduce_scatter", "broadcast": the nccl-tests program stems.
+constexpr std::string_view op_name(CollectiveOp op) {
+  switch (op) {
+    case CollectiveOp::kAllReduce:
+      return "all_reduce";
+    case CollectiveOp::kAllGather:
+      return "all_gather";
+    case CollectiveOp::kReduceScatter:
+      return "reduce_scatter";
+    case CollectiveOp::kBroadcast:
+      return "broadcast";
+  }
+  return "?";
+}
+
+// "ring", "tree", "nvls", "nvlstree", "pat".
+constexpr std::string_view algorithm_name(Algorithm algorithm) {
+  switch (algorithm) {
+    case Algorithm::kRing:
+      return "ring";
+    case Algorithm::kTree:
+      return "tree";
+    case Algorithm::kNvls:
+      return "nvls";
+    case Algorithm::kNvlsTree:
+      return "nvlstree";
+    case Algorithm::kPat:
+      return "pat";
+  }
+  return "?";
+}
+
+// "ll", "ll128", "simple".
+constexpr std::string_view protocol_name(Protocol protocol) {
+  switch (protocol) {
+    case Protocol::kLl:
+      return "ll";
+    case Protocol::kLl128:
+      return "ll128";
+    case Protocol::kSimple:
+      return "simple";
+  }
+  return "?";
+}
+
+}  // namespace railsim::models

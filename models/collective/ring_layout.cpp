@@ -1,0 +1,111 @@
+// File: models/collective/ring_layout.cpp
+// Rings over nodes, GPUs and NICs, as NCCL's search lays them on rail-optimised systems.
+#include "models/collective/ring_layout.hpp"
+
+#include "models/hardware/path_class.hpp"
+#include "sim/input_error.hpp"
+
+#include <fmt/format.h>
+
+#include <limits>
+
+namespace railsim::models {
+namespace {
+
+std::size_t at(int i) { return static_cast<std::size_t>(i); }
+
+int wrap(int i, int n) { return ((i % n) + n) % n; }
+
+}  // namespace
+
+std::vector<int> gpu_nics(const System& system, int gpus) {
+  const NodeSpec& node = system.spec().node;
+  const std::vector<int>& nics = system.compute_nics();
+  std::vector<int> uses(nics.size(), 0);
+  std::vector<int> chosen;
+  chosen.reserve(at(gpus));
+  for (int g = 0; g < gpus; ++g) {
+    // Nearest first, then the least used, then the lowest index.
+    std::size_t best = 0;
+    auto best_key = std::pair{PathClass::kSys, std::numeric_limits<int>::max()};
+    for (std::size_t i = 0; i < nics.size(); ++i) {
+      const auto key = std::pair{
+          pcie_path_class(node, {DeviceRef::Kind::kGpu, g}, {DeviceRef::Kind::kNic, nics[i]}),
+          uses[i]};
+      if (key < best_key || (i == 0 && key == best_key)) {
+        best = i;
+        best_key = key;
+      }
+    }
+    ++uses[best];
+    chosen.push_back(static_cast<int>(best));
+  }
+  return chosen;
+}
+
+RingLayout ring_layout(const System& system, const Communicator& comm, const RingOptions& options) {
+  const int gpus = static_cast<int>(system.spec().node.gpus.size());
+  if (comm.nodes < 1 || comm.nodes > system.spec().nodes) {
+    throw sim::InputError(
+        fmt::format("{} nodes asked for, the system has {}", comm.nodes, system.spec().nodes));
+  }
+  if (comm.gpus_per_node < 1 || comm.gpus_per_node > gpus) {
+    throw sim::InputError(fmt::format("{} GPUs per node asked for, a {} node has {}",
+                                      comm.gpus_per_node, system.spec().node.name, gpus));
+  }
+  if (options.channels < 1 || options.channels > 64) {
+    throw sim::InputError(
+        fmt::format("{} channels, expected 1 to 64 (NCCL's MAXCHANNELS)", options.channels));
+  }
+  if (options.cross_nic < 0 || options.cross_nic > 2) {
+    throw sim::InputError(fmt::format("cross_nic {}, expected 0, 1 or 2", options.cross_nic));
+  }
+  const int g_count = comm.gpus_per_node;
+  const std::vector<int> nic_of = gpu_nics(system, g_count);
+  RingLayout layout;
+  for (int c = 0; c < options.channels; ++c) {
+    const int enter = wrap(c, g_count);
+    const int leave = wrap(c + 1, g_count);
+    std::vector<int> ring;
+    ring.reserve(at(comm.ranks()));
+    for (int n = 0; n < comm.nodes; ++n) {
+      const bool reversed = options.cross_nic == 2 && n % 2 == 1;
+      for (int i = 0; i < g_count; ++i) {
+        ring.push_back(
+            comm.rank_of(n, reversed ? wrap(leave + i, g_count) : wrap(enter - i, g_count)));
+      }
+    }
+    std::vector<RingHop> hops;
+    hops.reserve(ring.size());
+    for (std::size_t p = 0; p < ring.size(); ++p) {
+      RingHop hop;
+      hop.src = ring[p];
+      hop.dst = ring[(p + 1) % ring.size()];
+      hop.inter_node = comm.node_of(hop.src) != comm.node_of(hop.dst);
+      if (hop.inter_node) {
+        const int from_gpu = comm.gpu_of(hop.src);
+        const int to_gpu = comm.gpu_of(hop.dst);
+        hop.recv_nic = nic_of[at(to_gpu)];
+        hop.send_nic = nic_of[at(from_gpu)];
+        if (options.cross_nic == 0) {
+          // Leave by the NIC the ring entered this node by: that of the node's first GPU.
+          const int entry_gpu = comm.gpu_of(ring[p + 1 - at(g_count)]);
+          hop.send_nic = nic_of[at(entry_gpu)];
+          const int node = comm.node_of(hop.src);
+          if (options.pxn && entry_gpu != from_gpu &&
+              !system.uses_gdr(node, from_gpu, hop.send_nic) &&
+              system.uses_gdr(node, entry_gpu, hop.send_nic) &&
+              nvlinks_between(system.spec().node, from_gpu, entry_gpu) > 0) {
+            hop.relay_gpu = entry_gpu;
+          }
+        }
+      }
+      hops.push_back(hop);
+    }
+    layout.rings.push_back(std::move(ring));
+    layout.hops.push_back(std::move(hops));
+  }
+  return layout;
+}
+
+}  // namespace railsim::models

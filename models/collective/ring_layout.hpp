@@ -1,0 +1,56 @@
+// File: models/collective/ring_layout.hpp
+// How NCCL lays its rings over a system (fabric-facts.md §3.3, §3.4): each channel is a ring
+// that crosses each node once, entering on one GPU and leaving on another, and uses one NIC to
+// enter and one to leave. NCCL_CROSS_NIC decides whether those are the same rail:
+//   2 (default)  channel c enters node 0 on GPU c and leaves on GPU c+1 (mod G), each through its
+//                own NIC; odd nodes run the ring the other way, entering on GPU c+1 and leaving
+//                on GPU c, so every node-to-node hop stays on one rail (one odd node count leaves
+//                the last hop crossing rails);
+//   1            every node enters on GPU c and leaves on GPU c+1 through their own NICs: the
+//                node-to-node hops change rail;
+//   0            the ring leaves through the NIC it entered by: the leaving GPU sends over NVLink
+//                to the entering GPU, which posts the RDMA (PXN), when PXN is on and that GPU
+//                cannot reach the NIC with GPUDirect RDMA itself; otherwise directly.
+// Inside a node the ring visits the GPUs in index order from the entering GPU (downwards on
+// even nodes with CROSS_NIC 2, upwards on odd ones), which on an NVSwitch is as good as any.
+// GPUs map to NICs by NCCL's affinity: the nearest compute NIC not yet taken by a lower GPU, so
+// two GPUs that share a switch with two NICs use one each (DGX A100).
+#pragma once
+
+#include "models/collective/communicator.hpp"
+#include "models/system/system.hpp"
+
+#include <vector>
+
+namespace railsim::models {
+
+struct RingOptions {
+  int channels = 1;
+  int cross_nic = 2;  // NCCL_CROSS_NIC: 0, 1 or 2
+  bool pxn = true;    // NCCL_PXN_DISABLE=0
+};
+
+// One hop of a ring: from ring position p's rank to the next. Inside a node `nic` fields are
+// unused; between nodes the sender's NIC (by compute-NIC index), the GPU whose memory the NIC
+// reads (the sender, or the PXN relay) and the receiver's NIC.
+struct RingHop {
+  int src = 0;  // ranks
+  int dst = 0;
+  bool inter_node = false;
+  int send_nic = 0;
+  int relay_gpu = -1;  // local GPU index the data crosses NVLink to first, or -1
+  int recv_nic = 0;
+};
+
+struct RingLayout {
+  std::vector<std::vector<int>> rings;     // per channel: ranks in ring order
+  std::vector<std::vector<RingHop>> hops;  // per channel: hop p leaves ring position p
+};
+
+// The compute NIC (index in System::compute_nics()) each of the first `gpus` GPUs uses.
+std::vector<int> gpu_nics(const System& system, int gpus);
+
+// Throws sim::InputError for a communicator the system cannot hold, or options out of range.
+RingLayout ring_layout(const System& system, const Communicator& comm, const RingOptions& options);
+
+}  // namespace railsim::models

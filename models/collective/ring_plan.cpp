@@ -1,0 +1,180 @@
+// File: models/collective/ring_plan.cpp
+// Cutting a ring collective into loops, pieces and slices, and listing its transfers.
+#include "models/collective/ring_plan.hpp"
+
+#include "sim/input_error.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace railsim::models {
+namespace {
+
+std::size_t at(int i) { return static_cast<std::size_t>(i); }
+
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+// Slice k of a piece cut into `slices`: ceil-sized slices first, whatever is left last.
+sim::Bytes slice_of(sim::Bytes piece, int slices, int k) {
+  const std::int64_t size = ceil_div(piece.count, slices);
+  return sim::bytes(std::clamp<std::int64_t>(piece.count - k * size, 0, size));
+}
+
+}  // namespace
+
+int RingPlan::steps() const { return op == CollectiveOp::kAllReduce ? 2 * (ranks - 1) : ranks - 1; }
+
+int RingPlan::connections() const {
+  if (ranks == 1) {
+    return 0;  // one rank moves nothing
+  }
+  return op == CollectiveOp::kBroadcast ? ranks - 1 : ranks;
+}
+
+sim::Bytes RingPlan::channel_bytes(int channel) const {
+  const std::int64_t n = channels();
+  return sim::bytes(size.count / n + (channel < size.count % n ? 1 : 0));
+}
+
+std::vector<sim::Bytes> RingPlan::loop_pieces(int channel) const {
+  // Per loop a rank's piece is one chunk, or an n-th of what is left when that is less; pieces
+  // past the end of the data are empty but their steps still run (NCCL's kernels still hand
+  // the slots on), and a channel with no data still makes one loop.
+  const std::int64_t parts = op == CollectiveOp::kBroadcast ? 1 : ranks;
+  std::int64_t left = channel_bytes(channel).count;
+  std::vector<sim::Bytes> pieces;
+  do {
+    const std::int64_t piece = std::min(chunking.chunk.count, ceil_div(left, parts));
+    for (std::int64_t p = 0; p < parts; ++p) {
+      pieces.push_back(sim::bytes(std::clamp<std::int64_t>(left - p * piece, 0, piece)));
+    }
+    left -= std::min(left, parts * piece);
+  } while (left > 0);
+  return pieces;
+}
+
+std::int64_t RingPlan::loops(int channel) const {
+  const std::int64_t parts = op == CollectiveOp::kBroadcast ? 1 : ranks;
+  return std::max<std::int64_t>(
+      1, ceil_div(channel_bytes(channel).count, parts * chunking.chunk.count));
+}
+
+std::int64_t RingPlan::transfer_count() const {
+  std::int64_t loops_total = 0;
+  for (int c = 0; c < channels(); ++c) {
+    loops_total += loops(c);
+  }
+  const std::int64_t per_loop = op == CollectiveOp::kBroadcast
+                                    ? std::int64_t{connections()}
+                                    : std::int64_t{connections()} * steps();
+  return loops_total * per_loop * chunking.slices;
+}
+
+RingPlan make_ring_plan(CollectiveOp op,
+                        Protocol protocol,
+                        sim::Bytes size,
+                        std::vector<std::vector<int>> rings) {
+  if (rings.empty()) {
+    throw sim::InputError("ring plan: no channel");
+  }
+  if (size.count < 0) {
+    throw sim::InputError(fmt::format("ring plan: size {} B, expected >= 0", size.count));
+  }
+  const int ranks = static_cast<int>(rings.front().size());
+  for (const auto& ring : rings) {
+    std::vector<int> sorted = ring;
+    std::sort(sorted.begin(), sorted.end());
+    for (std::size_t i = 0; i < sorted.size(); ++i) {
+      if (sorted[i] != static_cast<int>(i) || static_cast<int>(ring.size()) != ranks) {
+        throw sim::InputError(
+            fmt::format("ring plan: every ring must hold ranks 0-{} once each", ranks - 1));
+      }
+    }
+  }
+  if (ranks < 1) {
+    throw sim::InputError("ring plan: no rank");
+  }
+  return RingPlan{op, ranks, std::move(rings), size, ring_chunking(op, protocol)};
+}
+
+std::vector<Transfer> transfers(const RingPlan& plan) {
+  std::vector<Transfer> out;
+  const int n = plan.ranks;
+  const int steps = plan.steps();
+  const int slices = plan.chunking.slices;
+  const bool chain = plan.op == CollectiveOp::kBroadcast;
+  for (int c = 0; c < plan.channels(); ++c) {
+    const std::vector<int>& ring = plan.rings[at(c)];
+    const std::vector<sim::Bytes> pieces = plan.loop_pieces(c);
+    const int parts = chain ? 1 : n;
+    const int loops = static_cast<int>(pieces.size()) / parts;
+    // last[p]: the latest transfer of connection p; sent[k][p]: what position p sent of slice k
+    // at the previous step, which position p + 1 forwards at this one.
+    std::vector<std::optional<std::uint32_t>> last(at(n));
+    for (int l = 0; l < loops; ++l) {
+      std::vector<std::vector<std::optional<std::uint32_t>>> sent(
+          at(slices), std::vector<std::optional<std::uint32_t>>(at(n)));
+      for (int s = 0; s < steps; ++s) {
+        auto received = sent;
+        for (int k = 0; k < slices; ++k) {
+          for (int p = chain ? s : 0; p < (chain ? s + 1 : n); ++p) {
+            const int piece = chain ? 0 : ((p - s) % n + n) % n;
+            Transfer t;
+            t.channel = c;
+            t.connection = p;
+            t.src = ring[at(p)];
+            t.dst = ring[at((p + 1) % n)];
+            t.step = s;
+            t.bytes = slice_of(pieces[at(l * parts + piece)], slices, k);
+            t.depends_on = s > 0 ? received[at(k)][at((p - 1 + n) % n)] : std::nullopt;
+            t.after = last[at(p)];
+            last[at(p)] = sent[at(k)][at(p)] = static_cast<std::uint32_t>(out.size());
+            out.push_back(t);
+          }
+        }
+      }
+    }
+  }
+  return out;
+}
+
+RingPipeline pipeline(const RingPlan& plan, int channel) {
+  const bool chain = plan.op == CollectiveOp::kBroadcast;
+  const int n = plan.ranks;
+  const int parts = chain ? 1 : n;
+  const std::vector<sim::Bytes> pieces = plan.loop_pieces(channel);
+  RingPipeline pipe;
+  pipe.loops = static_cast<int>(pieces.size()) / parts;
+  pipe.steps = plan.steps();
+  pipe.active_steps = plan.active_steps();
+  pipe.slices = plan.chunking.slices;
+  pipe.connection_bytes.assign(at(plan.connections()), sim::Bytes{});
+  sim::Bytes loop_total;
+  for (int l = 0; l < pipe.loops; ++l) {
+    loop_total = {};
+    for (int q = 0; q < parts; ++q) {
+      loop_total += pieces[at(l * parts + q)];
+    }
+    if (chain) {
+      for (sim::Bytes& bytes : pipe.connection_bytes) {
+        bytes += loop_total;
+      }
+      continue;
+    }
+    // Over a loop's steps, position p sends pieces p, p-1, ..., p-steps+1 (mod n): all n pieces
+    // steps / n times over, plus the first steps % n of that sequence.
+    for (int p = 0; p < n; ++p) {
+      sim::Bytes sent = loop_total * (pipe.steps / n);
+      for (int s = 0; s < pipe.steps % n; ++s) {
+        sent += pieces[at(l * parts + ((p - s) % n + n) % n)];
+      }
+      pipe.connection_bytes[at(p)] += sent;
+    }
+  }
+  const std::int64_t last_piece = pieces[at((pipe.loops - 1) * parts)].count;
+  pipe.last_loop_slice = sim::bytes(ceil_div(last_piece, pipe.slices));
+  return pipe;
+}
+
+}  // namespace railsim::models

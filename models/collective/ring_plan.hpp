@@ -1,0 +1,99 @@
+// File: models/collective/ring_plan.hpp
+// RingPlan: a ring collective as data, independent of the hardware that will run it: which rank
+// sends which bytes to which, in what order, after what (design.md §4, style guide rule 10).
+//
+// Each channel is one ring over all ranks and carries size / channels of the payload (the first
+// channels one byte more when it does not divide). Per loop, each rank's piece of a channel is
+// at most one chunk (chunking.hpp), and each step of the ring moves every piece one rank further,
+// cut into slices:
+//   AllReduce      2(n-1) steps: n-1 of reduce-scatter, then n-1 of all-gather
+//   ReduceScatter  n-1 steps;   AllGather  n-1 steps
+//   Broadcast      the whole loop's data flows from ring position 0 down a chain of n-1 hops
+// At step s, ring position p sends piece (p - s) mod n, the one it received at step s-1. So every
+// connection of an AllReduce carries 2(n-1)/n of the channel's bytes, and AllGather's and
+// ReduceScatter's (n-1)/n: nccl-tests' busbw factors.
+//
+// Two readings of one plan: transfers() lists every slice transfer with its dependencies, for
+// chunk-accurate execution; pipeline() sums what each connection carries, with the loop, step
+// and slice counts, for pipelined execution.
+#pragma once
+
+#include "models/collective/chunking.hpp"
+#include "models/collective/collective_types.hpp"
+#include "sim/bytes.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace railsim::models {
+
+struct RingPlan {
+  CollectiveOp op = CollectiveOp::kAllReduce;
+  int ranks = 1;
+  std::vector<std::vector<int>> rings;  // per channel: every rank once, in ring order
+  sim::Bytes size;                      // nccl-tests' size: AG output, RS input, else the buffer
+  Chunking chunking;
+
+  int channels() const { return static_cast<int>(rings.size()); }
+
+  // Steps one piece takes around the ring: 2(n-1), n-1, or n-1 hops for Broadcast.
+  int steps() const;
+
+  // Connections (sending positions) of a channel: n, or n-1 for Broadcast's chain.
+  int connections() const;
+
+  // Steps of one loop in which a connection sends: all of them, or one for Broadcast.
+  int active_steps() const { return op == CollectiveOp::kBroadcast ? 1 : steps(); }
+
+  // The payload channel c carries.
+  sim::Bytes channel_bytes(int channel) const;
+
+  // Per-rank piece sizes of each loop of channel c (a Broadcast loop has one piece).
+  std::vector<sim::Bytes> loop_pieces(int channel) const;
+
+  // Loops channel c makes: its bytes over a loop's worth of full chunks, at least one.
+  std::int64_t loops(int channel) const;
+
+  // How many transfers transfers() lists, without listing them.
+  std::int64_t transfer_count() const;
+};
+
+// Throws sim::InputError unless every ring holds each of `ranks` ranks once, there is at least
+// one channel and the size is not negative.
+RingPlan make_ring_plan(CollectiveOp op,
+                        Protocol protocol,
+                        sim::Bytes size,
+                        std::vector<std::vector<int>> rings);
+
+// One slice moving over one connection of a ring.
+struct Transfer {
+  int channel = 0;
+  int connection = 0;  // the sender's ring position
+  int src = 0;         // ranks
+  int dst = 0;
+  int step = 0;  // the step of its piece; a hop latency separates consecutive steps
+  sim::Bytes bytes;
+  // The transfer that brought this slice's data to the sender (the previous step, one rank
+  // back): it must have been delivered first.
+  std::optional<std::uint32_t> depends_on;
+  // The previous transfer of the same connection: a connection sends one slice at a time.
+  std::optional<std::uint32_t> after;
+};
+
+// Every slice transfer of the plan, channel by channel, each in the order its connection sends.
+std::vector<Transfer> transfers(const RingPlan& plan);
+
+// What one channel's pipeline carries, for pipelined execution.
+struct RingPipeline {
+  std::vector<sim::Bytes> connection_bytes;  // payload per connection, in ring order
+  int loops = 1;
+  int steps = 1;               // per loop, along one piece's chain
+  int active_steps = 1;        // per loop, per connection
+  int slices = 1;              // per piece
+  sim::Bytes last_loop_slice;  // the largest slice of the last loop
+};
+
+RingPipeline pipeline(const RingPlan& plan, int channel);
+
+}  // namespace railsim::models

@@ -1,0 +1,66 @@
+// File: tools/named_choice.hpp
+// Options whose value is one of a few names (--op all_reduce, --rail misaligned): the tables of
+// names, and one parser that answers a misspelling with the choices and a suggestion.
+#pragma once
+
+#include "models/collective/collective_types.hpp"
+#include "models/collective/ring_executor.hpp"
+#include "models/did_you_mean.hpp"
+#include "models/fabric/fabric_spec.hpp"
+#include "sim/input_error.hpp"
+
+#include <fmt/format.h>
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace railsim::tools {
+
+template <typename T>
+using Choices = std::vector<std::pair<std::string_view, T>>;
+
+inline const Choices<models::CollectiveOp> kOpChoices = {
+    {"all_reduce", models::CollectiveOp::kAllReduce},
+    {"all_gather", models::CollectiveOp::kAllGather},
+    {"reduce_scatter", models::CollectiveOp::kReduceScatter},
+    {"broadcast", models::CollectiveOp::kBroadcast}};
+
+inline const Choices<models::Algorithm> kAlgorithmChoices = {
+    {"ring", models::Algorithm::kRing},
+    {"tree", models::Algorithm::kTree},
+    {"nvls", models::Algorithm::kNvls},
+    {"nvlstree", models::Algorithm::kNvlsTree},
+    {"pat", models::Algorithm::kPat}};
+
+inline const Choices<models::Protocol> kProtocolChoices = {{"simple", models::Protocol::kSimple},
+                                                           {"ll128", models::Protocol::kLl128},
+                                                           {"ll", models::Protocol::kLl}};
+
+inline const Choices<models::Execution> kExecutionChoices = {
+    {"chunk", models::Execution::kChunk}, {"pipelined", models::Execution::kPipelined}};
+
+inline const Choices<models::RailMapping> kRailChoices = {
+    {"aligned", models::RailMapping::kAligned}, {"misaligned", models::RailMapping::kMisaligned}};
+
+inline const Choices<models::Routing> kRoutingChoices = {{"ecmp", models::Routing::kEcmp},
+                                                         {"adaptive", models::Routing::kAdaptive}};
+
+// The value named `text`, or an InputError for `option` listing the names.
+template <typename T>
+T parse_named(std::string_view option, std::string_view text, const Choices<T>& choices) {
+  std::vector<std::string> names;
+  names.reserve(choices.size());
+  for (const auto& [name, value] : choices) {
+    if (name == text) {
+      return value;
+    }
+    names.emplace_back(name);
+  }
+  throw sim::InputError(fmt::format("{}: expected one of {}, got '{}'{}", option,
+                                    fmt::join(names, ", "), text,
+                                    models::did_you_mean(text, names)));
+}
+
+}  // namespace railsim::tools
