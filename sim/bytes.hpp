@@ -12,6 +12,7 @@ namespace railsim::sim {
 struct Bytes {
   std::int64_t count = 0;
 
+  // NOLINTNEXTLINE(modernize-use-nullptr): clang-tidy 14 misreads the defaulted comparison.
   constexpr auto operator<=>(const Bytes&) const = default;
 
   constexpr Bytes& operator+=(Bytes other) {

@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -19,37 +20,40 @@
 namespace railsim::tools {
 
 template <typename T>
-using Choices = std::vector<std::pair<std::string_view, T>>;
+using Choice = std::pair<std::string_view, T>;
 
-inline const Choices<models::CollectiveOp> kOpChoices = {
-    {"all_reduce", models::CollectiveOp::kAllReduce},
-    {"all_gather", models::CollectiveOp::kAllGather},
-    {"reduce_scatter", models::CollectiveOp::kReduceScatter},
-    {"broadcast", models::CollectiveOp::kBroadcast}};
+inline constexpr std::array<Choice<models::CollectiveOp>, 4> kOpChoices = {
+    {{"all_reduce", models::CollectiveOp::kAllReduce},
+     {"all_gather", models::CollectiveOp::kAllGather},
+     {"reduce_scatter", models::CollectiveOp::kReduceScatter},
+     {"broadcast", models::CollectiveOp::kBroadcast}}};
 
-inline const Choices<models::Algorithm> kAlgorithmChoices = {
-    {"ring", models::Algorithm::kRing},
-    {"tree", models::Algorithm::kTree},
-    {"nvls", models::Algorithm::kNvls},
-    {"nvlstree", models::Algorithm::kNvlsTree},
-    {"pat", models::Algorithm::kPat}};
+inline constexpr std::array<Choice<models::Algorithm>, 5> kAlgorithmChoices = {
+    {{"ring", models::Algorithm::kRing},
+     {"tree", models::Algorithm::kTree},
+     {"nvls", models::Algorithm::kNvls},
+     {"nvlstree", models::Algorithm::kNvlsTree},
+     {"pat", models::Algorithm::kPat}}};
 
-inline const Choices<models::Protocol> kProtocolChoices = {{"simple", models::Protocol::kSimple},
-                                                           {"ll128", models::Protocol::kLl128},
-                                                           {"ll", models::Protocol::kLl}};
+inline constexpr std::array<Choice<models::Protocol>, 3> kProtocolChoices = {
+    {{"simple", models::Protocol::kSimple},
+     {"ll128", models::Protocol::kLl128},
+     {"ll", models::Protocol::kLl}}};
 
-inline const Choices<models::Execution> kExecutionChoices = {
-    {"chunk", models::Execution::kChunk}, {"pipelined", models::Execution::kPipelined}};
+inline constexpr std::array<Choice<models::Execution>, 2> kExecutionChoices = {
+    {{"chunk", models::Execution::kChunk}, {"pipelined", models::Execution::kPipelined}}};
 
-inline const Choices<models::RailMapping> kRailChoices = {
-    {"aligned", models::RailMapping::kAligned}, {"misaligned", models::RailMapping::kMisaligned}};
+inline constexpr std::array<Choice<models::RailMapping>, 2> kRailChoices = {
+    {{"aligned", models::RailMapping::kAligned}, {"misaligned", models::RailMapping::kMisaligned}}};
 
-inline const Choices<models::Routing> kRoutingChoices = {{"ecmp", models::Routing::kEcmp},
-                                                         {"adaptive", models::Routing::kAdaptive}};
+inline constexpr std::array<Choice<models::Routing>, 2> kRoutingChoices = {
+    {{"ecmp", models::Routing::kEcmp}, {"adaptive", models::Routing::kAdaptive}}};
 
 // The value named `text`, or an InputError for `option` listing the names.
-template <typename T>
-T parse_named(std::string_view option, std::string_view text, const Choices<T>& choices) {
+template <typename T, std::size_t N>
+T parse_named(std::string_view option,
+              std::string_view text,
+              const std::array<Choice<T>, N>& choices) {
   std::vector<std::string> names;
   names.reserve(choices.size());
   for (const auto& [name, value] : choices) {

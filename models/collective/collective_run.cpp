@@ -130,15 +130,15 @@ CollectiveResult run_collective(const System& system,
   timing.intra_hop_latency = from_us(intra_us);
   timing.inter_hop_latency = from_us(hop_latency_us(HopKind::kNet, algorithm, protocol));
   timing.wire_factor = wire_bytes_per_payload_byte(protocol);
-  double cap_GBps = std::numeric_limits<double>::infinity();
+  double cap_gbytes_per_s = std::numeric_limits<double>::infinity();
   if (const auto per_channel = per_channel_cap_GBps(topology, algorithm, protocol)) {
-    cap_GBps = std::min(cap_GBps, *per_channel);
+    cap_gbytes_per_s = std::min(cap_gbytes_per_s, *per_channel);
   }
   if (const auto total = total_cap_GBps(topology, algorithm, protocol)) {
-    cap_GBps = std::min(cap_GBps, *total / channels);
+    cap_gbytes_per_s = std::min(cap_gbytes_per_s, *total / channels);
   }
-  if (std::isfinite(cap_GBps)) {
-    timing.connection_cap = sim::gbytes_per_s(cap_GBps);
+  if (std::isfinite(cap_gbytes_per_s)) {
+    timing.connection_cap = sim::gbytes_per_s(cap_gbytes_per_s);
   }
   timing.qps_per_connection = request.qps_per_connection;
 

@@ -97,8 +97,10 @@ struct RingExecutor::Impl {
       route_cache.resize(at(plan.channels()) * at(plan.ranks) * at(qps()));
     }
     if (!route_cache[key]) {
-      route_cache[key] = hop_paths(system, comm, layout.hops[at(channel)][at(hop)],
-                                   static_cast<std::uint64_t>(channel * qps() + qp));
+      route_cache[key] =
+          hop_paths(system, comm, layout.hops[at(channel)][at(hop)],
+                    static_cast<std::uint64_t>(channel) * static_cast<std::uint64_t>(qps()) +
+                        static_cast<std::uint64_t>(qp));
     }
     return *route_cache[key];
   }
