@@ -63,7 +63,7 @@ struct RingExecutor::Impl {
   bool finished = false;
   sim::SimTime last_delivery;
 
-  // Routes by (channel, hop, queue pair), computed when first needed.
+  // Routes by (channel, hop, queue pair), each computed when first needed.
   std::vector<std::optional<Paths>> route_cache;
 
   // Chunk-accurate state, per transfer.
@@ -76,9 +76,7 @@ struct RingExecutor::Impl {
   std::vector<std::uint32_t> flows_arriving;
   std::size_t transfers_left = 0;
 
-  // Pipelined state, per channel.
-  std::vector<std::size_t> members_draining;
-  std::size_t channels_left = 0;
+  std::size_t channels_left = 0;  // pipelined: channels not yet delivered
 
   Impl(const System& s,
        sim::FlowNetwork& n,
@@ -87,15 +85,19 @@ struct RingExecutor::Impl {
        RingPlan p,
        RingLayout l,
        RingTiming t)
-      : system(s), net(n), sim(si), comm(c), plan(std::move(p)), layout(std::move(l)), timing(t) {}
+      : system(s),
+        net(n),
+        sim(si),
+        comm(c),
+        plan(std::move(p)),
+        layout(std::move(l)),
+        timing(t),
+        route_cache(at(plan.channels()) * at(plan.ranks) * at(qps())) {}
 
   int qps() const { return std::max(1, timing.qps_per_connection); }
 
   const Paths& paths(int channel, int hop, int qp) {
     const std::size_t key = (at(channel) * at(plan.ranks) + at(hop)) * at(qps()) + at(qp);
-    if (route_cache.empty()) {
-      route_cache.resize(at(plan.channels()) * at(plan.ranks) * at(qps()));
-    }
     if (!route_cache[key]) {
       route_cache[key] =
           hop_paths(system, comm, layout.hops[at(channel)][at(hop)],
@@ -220,6 +222,7 @@ struct RingExecutor::Impl {
   struct Channel {
     RingPipeline pipe;
     std::vector<sim::Duration> delay;  // per connection: hop latency + its longest path's
+    std::size_t draining = 0;          // member flows still draining
     sim::SimTime start;
     sim::SimTime drained;
   };
@@ -229,7 +232,6 @@ struct RingExecutor::Impl {
   void start_pipelined() {
     const int count = plan.channels();
     channels.resize(at(count));
-    members_draining.assign(at(count), 0);
     channels_left = at(count);
     if (plan.connections() == 0) {
       finish();
@@ -270,17 +272,17 @@ struct RingExecutor::Impl {
         flow.size = share(wire, subs, j);
         flow.group = group;
         flow.on_drained = [this, c](const sim::FlowRecord&) { member_drained(c); };
-        ++members_draining[at(c)];
+        ++ch.draining;
         net.start_flow(std::move(flow));
       }
     }
   }
 
   void member_drained(int c) {
-    if (--members_draining[at(c)] > 0) {
+    Channel& ch = channels[at(c)];
+    if (--ch.draining > 0) {
       return;
     }
-    Channel& ch = channels[at(c)];
     ch.drained = sim.now();
     const sim::Duration tail = fill_and_stall(ch);
     sim.schedule_after(tail, [this] {

@@ -32,7 +32,7 @@ std::vector<int> gpu_nics(const System& system, int gpus) {
       const auto key = std::pair{
           pcie_path_class(node, {DeviceRef::Kind::kGpu, g}, {DeviceRef::Kind::kNic, nics[i]}),
           uses[i]};
-      if (key < best_key || (i == 0 && key == best_key)) {
+      if (key < best_key) {
         best = i;
         best_key = key;
       }
