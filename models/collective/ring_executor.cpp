@@ -2,10 +2,12 @@
 // The chunk-accurate and pipelined runs of a ring plan (see ring_executor.hpp for the model).
 #include "models/collective/ring_executor.hpp"
 
+#include "models/collective/pipeline_time.hpp"
 #include "sim/assert.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 
 namespace railsim::models {
@@ -14,6 +16,10 @@ namespace {
 std::size_t at(int i) { return static_cast<std::size_t>(i); }
 
 using Paths = std::vector<std::vector<sim::LinkId>>;
+
+// Plans with up to this many slice transfers time their pipelines slice by slice (a few
+// nanoseconds each); longer ones use the closed form.
+constexpr std::int64_t kRecurrenceLimit = 20'000'000;
 
 sim::Bytes on_wire(sim::Bytes payload, double wire_factor) {
   return sim::bytes(
@@ -220,11 +226,14 @@ struct RingExecutor::Impl {
   // ---- pipelined ----
 
   struct Channel {
-    RingPipeline pipe;
+    std::vector<Paths> paths;          // per connection: every path of its queue pairs and lanes
     std::vector<sim::Duration> delay;  // per connection: hop latency + its longest path's
-    std::size_t draining = 0;          // member flows still draining
+    // Per connection: payload B/s with its links shared evenly among the collective's flows
+    // that can send at once (all of them in a ring; in a chain, one position per channel).
+    std::vector<double> static_rate;
+    sim::Bytes most;           // the most payload one connection carries
+    std::size_t draining = 0;  // member flows still draining
     sim::SimTime start;
-    sim::SimTime drained;
   };
 
   std::vector<Channel> channels;
@@ -238,37 +247,99 @@ struct RingExecutor::Impl {
       return;
     }
     for (int c = 0; c < count; ++c) {
+      lay_out_channel(c);
+    }
+    estimate_static_rates();
+    for (int c = 0; c < count; ++c) {
       start_channel(c);
     }
   }
 
-  void start_channel(int c) {
+  // Every path of every hop, queue pairs first, lanes within: sub-pipeline j takes path
+  // j mod (that hop's count) on each hop, so each path carries an equal share.
+  void lay_out_channel(int c) {
     Channel& ch = channels[at(c)];
-    ch.pipe = pipeline(plan, c);
-    ch.start = sim.now();
     const int connections = plan.connections();
-    // Every path of every hop, queue pairs first, lanes within: sub-pipeline j takes path
-    // j mod (that hop's count) on each hop, so each path carries an equal share.
-    std::vector<Paths> flat(at(connections));
-    std::size_t subs = 1;
+    ch.paths.resize(at(connections));
     ch.delay.resize(at(connections));
     for (int p = 0; p < connections; ++p) {
       const int qp_count = layout.hops[at(c)][at(p)].inter_node ? qps() : 1;
       for (int q = 0; q < qp_count; ++q) {
         const Paths& lanes = paths(c, p, q);
-        flat[at(p)].insert(flat[at(p)].end(), lanes.begin(), lanes.end());
+        ch.paths[at(p)].insert(ch.paths[at(p)].end(), lanes.begin(), lanes.end());
         ch.delay[at(p)] = std::max(ch.delay[at(p)], hop_latency(c, p) + path_latency(lanes));
       }
-      subs = std::max(subs, flat[at(p)].size());
     }
+  }
+
+  std::size_t sub_pipelines(const Channel& ch) const {
+    std::size_t subs = 1;
+    for (const Paths& lanes : ch.paths) {
+      subs = std::max(subs, lanes.size());
+    }
+    return subs;
+  }
+
+  // What each connection moves while it sends if its links are shared evenly: the pace of the
+  // hops that are not the pipeline's bottleneck, which run ahead while the pipeline fills. Every
+  // connection of a ring sends from the first step on, so all of the collective's flows share.
+  // A Broadcast chain fills from its first hop: a hop shares links only with the other
+  // channels' hops at the same position.
+  void estimate_static_rates() {
+    const bool chain = plan.op == CollectiveOp::kBroadcast;
+    const std::size_t classes = chain ? at(plan.connections()) : 1;
+    // sharing[link x classes + class]: the member flows on the link that can send at once.
+    std::vector<std::uint32_t> sharing(net.link_count() * classes, 0);
+    const auto slot = [&](sim::LinkId link, std::size_t p) {
+      return link.index * classes + (chain ? p : 0);
+    };
+    const auto each_member = [&](const auto& visit) {
+      for (Channel& ch : channels) {
+        const std::size_t subs = sub_pipelines(ch);
+        for (std::size_t p = 0; p < ch.paths.size(); ++p) {
+          for (std::size_t j = 0; j < subs; ++j) {
+            visit(ch, p, ch.paths[p][j % ch.paths[p].size()]);
+          }
+        }
+      }
+    };
+    each_member([&](Channel&, std::size_t p, const std::vector<sim::LinkId>& path) {
+      for (const sim::LinkId link : path) {
+        ++sharing[slot(link, p)];
+      }
+    });
+    for (Channel& ch : channels) {
+      ch.static_rate.assign(ch.paths.size(), 0.0);
+    }
+    each_member([&](Channel& ch, std::size_t p, const std::vector<sim::LinkId>& path) {
+      double wire_rate = std::numeric_limits<double>::infinity();
+      for (const sim::LinkId link : path) {
+        wire_rate =
+            std::min(wire_rate, net.link(link).capacity.bytes_per_s / sharing[slot(link, p)]);
+      }
+      ch.static_rate[p] += wire_rate / timing.wire_factor;
+    });
+    for (Channel& ch : channels) {
+      for (double& rate : ch.static_rate) {
+        rate = std::min(rate, timing.connection_cap.bytes_per_s);
+      }
+    }
+  }
+
+  void start_channel(int c) {
+    Channel& ch = channels[at(c)];
+    const RingPipeline pipe = pipeline(plan, c);
+    ch.start = sim.now();
+    ch.most = *std::max_element(pipe.connection_bytes.begin(), pipe.connection_bytes.end());
+    const std::size_t subs = sub_pipelines(ch);
     const double cap =
         timing.connection_cap.bytes_per_s * timing.wire_factor / static_cast<double>(subs);
     for (std::size_t j = 0; j < subs; ++j) {
       const sim::GroupId group = net.create_group(1.0, sim::Bandwidth{cap});
-      for (int p = 0; p < connections; ++p) {
-        const sim::Bytes wire = on_wire(ch.pipe.connection_bytes[at(p)], timing.wire_factor);
+      for (std::size_t p = 0; p < ch.paths.size(); ++p) {
+        const sim::Bytes wire = on_wire(pipe.connection_bytes[p], timing.wire_factor);
         sim::FlowSpec flow;
-        flow.path = flat[at(p)][j % flat[at(p)].size()];
+        flow.path = ch.paths[p][j % ch.paths[p].size()];
         flow.size = share(wire, subs, j);
         flow.group = group;
         flow.on_drained = [this, c](const sim::FlowRecord&) { member_drained(c); };
@@ -283,9 +354,8 @@ struct RingExecutor::Impl {
     if (--ch.draining > 0) {
       return;
     }
-    ch.drained = sim.now();
-    const sim::Duration tail = fill_and_stall(ch);
-    sim.schedule_after(tail, [this] {
+    const sim::SimTime end = ch.start + sim::seconds(channel_seconds(c));
+    sim.schedule_after(std::max(sim::Duration{}, end - sim.now()), [this] {
       delivered_at(sim.now());
       if (--channels_left == 0) {
         finish();
@@ -293,51 +363,28 @@ struct RingExecutor::Impl {
     });
   }
 
-  // What the pipeline adds to its drain time (see the header): the stalls of every loop, or
-  // of the Broadcast chain, and the delay of the last hop.
-  sim::Duration fill_and_stall(const Channel& ch) const {
-    const RingPipeline& pipe = ch.pipe;
-    const double drain_s = sim::to_seconds(ch.drained - ch.start);
-    sim::Bytes most;
-    for (const sim::Bytes bytes : pipe.connection_bytes) {
-      most = std::max(most, bytes);
+  // The channel's time from its first send: the flow groups set the bottleneck's rate (with
+  // whatever else shares its links), the other hops keep their even-share rate when that is
+  // faster, and the pipeline's recurrence adds the fill and the stalls.
+  double channel_seconds(int c) const {
+    const Channel& ch = channels[at(c)];
+    const double drain_s = sim::to_seconds(sim.now() - ch.start);
+    const double group_rate = drain_s > 0.0 ? static_cast<double>(ch.most.count) / drain_s
+                                            : std::numeric_limits<double>::infinity();
+    std::vector<ConnectionPace> pace(ch.paths.size());
+    for (std::size_t p = 0; p < pace.size(); ++p) {
+      const double rate = std::max(group_rate, ch.static_rate[p]);
+      pace[p].seconds_per_byte = std::isfinite(rate) ? 1.0 / rate : 0.0;
+      pace[p].delay_s = sim::to_seconds(ch.delay[p]);
     }
-    // The connection's payload rate; no data moved means no slice time.
-    const double rate = drain_s > 0.0 ? static_cast<double>(most.count) / drain_s : 0.0;
-    const auto slice_s = [&](sim::Bytes slice) {
-      return rate > 0.0 ? static_cast<double>(slice.count) / rate : 0.0;
-    };
-    const double full =
-        slice_s(sim::bytes((plan.chunking.chunk.count + pipe.slices - 1) / pipe.slices));
-    const double last = slice_s(pipe.last_loop_slice);
-    const std::size_t n = ch.delay.size();
-    const auto delay_s = [&](std::size_t p) { return sim::to_seconds(ch.delay[p % n]); };
-    if (plan.op == CollectiveOp::kBroadcast) {
-      const double first = pipe.loops > 1 ? full : last;
-      double stall = 0.0;
-      for (std::size_t p = 0; p + 1 < n; ++p) {
-        stall += first + delay_s(p);
-      }
-      return sim::seconds(stall) + ch.delay[n - 1];
-    }
-    const auto loop_stall = [&](double tau) {
-      // The worst run of S-1 consecutive hops, over every starting position.
-      const double k = pipe.slices;
-      const auto extra = [&](std::size_t p) { return std::max(0.0, tau + delay_s(p) - k * tau); };
-      const auto length = static_cast<std::size_t>(pipe.steps - 1);
-      double window = 0.0;
-      for (std::size_t s = 0; s < length; ++s) {
-        window += extra(s);
-      }
-      double worst = window;
-      for (std::size_t p0 = 1; p0 < n; ++p0) {
-        window += extra(p0 + length - 1) - extra(p0 - 1);
-        worst = std::max(worst, window);
-      }
-      return worst;
-    };
-    const double stall = static_cast<double>(pipe.loops - 1) * loop_stall(full) + loop_stall(last);
-    return sim::seconds(stall) + *std::max_element(ch.delay.begin(), ch.delay.end());
+    const double recurrence_s = plan.transfer_count() <= kRecurrenceLimit
+                                    ? pipeline_seconds(plan, c, pace)
+                                    : pipeline_seconds_closed_form(plan, c, pace);
+    // The channels of a chain are at different positions at any time, so while one waits on
+    // a hop the others use its links: the links' drain time, not the stalls, bounds it.
+    return plan.op == CollectiveOp::kBroadcast
+               ? std::max(recurrence_s, drain_s + pace.back().delay_s)
+               : recurrence_s;
   }
 };
 

@@ -10,13 +10,11 @@
 // Pipelined: each channel's pipeline is flow groups (one per path of its routes: queue pairs or
 // adaptive lanes, each carrying an equal share), whose members are the connections, each
 // moving everything it carries in the plan at the group's common rate, the pace of the slowest
-// hop. When a channel has drained, the pipeline's fill and stall time is added in closed form
-// from the same recurrence the chunk-accurate run follows: with slice time tau (the channel's
-// rate), hop delay d_p (hop latency plus path latency) and K slices per step, a ring step
-// waits max(0, tau + d - K tau) for its data, so a loop of S steps costs
-// K tau + sum over S-1 consecutive hops of max(K tau, tau + d_p) (the worst starting rank), and
-// a Broadcast chain adds sum of (tau + d_p) down its first n-2 hops. Cost: one flow per
-// connection and path, whatever the size.
+// hop. When a channel has drained, its time comes from the pipeline's recurrence
+// (pipeline_time.hpp): the bottleneck hops move at the group's rate, the others at the rate an
+// even share of their links gives them when that is faster (they run ahead while the pipeline
+// fills), and the fill and stalls follow. Cost: one flow per connection and path, whatever the
+// size, plus one arithmetic step per slice transfer (a closed form for the longest rings).
 //
 // Both start at the current simulated time plus NCCL's base latency and call `done` with the
 // time the last byte was delivered.

@@ -15,13 +15,12 @@ std::size_t at(int i) { return static_cast<std::size_t>(i); }
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
-// Slice k of a piece cut into `slices`: ceil-sized slices first, whatever is left last.
+}  // namespace
+
 sim::Bytes slice_of(sim::Bytes piece, int slices, int k) {
   const std::int64_t size = ceil_div(piece.count, slices);
   return sim::bytes(std::clamp<std::int64_t>(piece.count - k * size, 0, size));
 }
-
-}  // namespace
 
 int RingPlan::steps() const { return op == CollectiveOp::kAllReduce ? 2 * (ranks - 1) : ranks - 1; }
 
@@ -100,41 +99,39 @@ RingPlan make_ring_plan(CollectiveOp op,
 
 std::vector<Transfer> transfers(const RingPlan& plan) {
   std::vector<Transfer> out;
+  out.reserve(static_cast<std::size_t>(plan.transfer_count()));
   const int n = plan.ranks;
-  const int steps = plan.steps();
-  const int slices = plan.chunking.slices;
-  const bool chain = plan.op == CollectiveOp::kBroadcast;
   for (int c = 0; c < plan.channels(); ++c) {
     const std::vector<int>& ring = plan.rings[at(c)];
-    const std::vector<sim::Bytes> pieces = plan.loop_pieces(c);
-    const int parts = chain ? 1 : n;
-    const int loops = static_cast<int>(pieces.size()) / parts;
-    // last[p]: the latest transfer of connection p; sent[k][p]: what position p sent of slice k
-    // at the previous step, which position p + 1 forwards at this one.
+    // last[p]: the latest transfer of connection p; sent[k][p] and received[k][p]: what position
+    // p sent of slice k at this step and at the previous one, which position p + 1 forwards.
     std::vector<std::optional<std::uint32_t>> last(at(n));
-    for (int l = 0; l < loops; ++l) {
-      std::vector<std::vector<std::optional<std::uint32_t>>> sent(
-          at(slices), std::vector<std::optional<std::uint32_t>>(at(n)));
-      for (int s = 0; s < steps; ++s) {
-        auto received = sent;
-        for (int k = 0; k < slices; ++k) {
-          for (int p = chain ? s : 0; p < (chain ? s + 1 : n); ++p) {
-            const int piece = chain ? 0 : ((p - s) % n + n) % n;
-            Transfer t;
-            t.channel = c;
-            t.connection = p;
-            t.src = ring[at(p)];
-            t.dst = ring[at((p + 1) % n)];
-            t.step = s;
-            t.bytes = slice_of(pieces[at(l * parts + piece)], slices, k);
-            t.depends_on = s > 0 ? received[at(k)][at((p - 1 + n) % n)] : std::nullopt;
-            t.after = last[at(p)];
-            last[at(p)] = sent[at(k)][at(p)] = static_cast<std::uint32_t>(out.size());
-            out.push_back(t);
+    std::vector<std::vector<std::optional<std::uint32_t>>> sent(
+        at(plan.chunking.slices), std::vector<std::optional<std::uint32_t>>(at(n)));
+    auto received = sent;
+    int step = -1;
+    for_each_slice(plan, c, [&](int /*loop*/, int s, int k, int p, sim::Bytes bytes) {
+      if (s != step) {
+        step = s;
+        received = sent;
+        if (s == 0) {
+          for (auto& row : received) {
+            std::fill(row.begin(), row.end(), std::nullopt);
           }
         }
       }
-    }
+      Transfer t;
+      t.channel = c;
+      t.connection = p;
+      t.src = ring[at(p)];
+      t.dst = ring[at((p + 1) % n)];
+      t.step = s;
+      t.bytes = bytes;
+      t.depends_on = received[at(k)][at((p - 1 + n) % n)];
+      t.after = last[at(p)];
+      last[at(p)] = sent[at(k)][at(p)] = static_cast<std::uint32_t>(out.size());
+      out.push_back(t);
+    });
   }
   return out;
 }

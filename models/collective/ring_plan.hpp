@@ -84,6 +84,37 @@ struct Transfer {
 // Every slice transfer of the plan, channel by channel, each in the order its connection sends.
 std::vector<Transfer> transfers(const RingPlan& plan);
 
+// Slice k of a piece cut into `slices`: ceil-sized slices first, whatever is left last.
+sim::Bytes slice_of(sim::Bytes piece, int slices, int k);
+
+// Calls visit(loop, step, slice, position, bytes) for every slice transfer of `channel`, in the
+// order transfers() lists them: loop by loop, step by step, slice by slice, then ring position.
+// The transfer at step s > 0 forwards what position - 1 sent of the same slice at step s - 1
+// of the same loop; the first step of a loop forwards nothing.
+template <typename Visit>
+void for_each_slice(const RingPlan& plan, int channel, Visit&& visit) {
+  const int n = plan.ranks;
+  const int steps = plan.steps();
+  const int slices = plan.chunking.slices;
+  const bool chain = plan.op == CollectiveOp::kBroadcast;
+  const int parts = chain ? 1 : n;
+  const std::vector<sim::Bytes> pieces = plan.loop_pieces(channel);
+  const int loops = static_cast<int>(pieces.size()) / parts;
+  for (int l = 0; l < loops; ++l) {
+    for (int s = 0; s < steps; ++s) {
+      for (int k = 0; k < slices; ++k) {
+        // Broadcast's chain: step s is position s's one send.
+        for (int p = chain ? s : 0; p < (chain ? s + 1 : n); ++p) {
+          const int piece = chain ? 0 : ((p - s) % n + n) % n;
+          const auto index = static_cast<std::size_t>(l) * static_cast<std::size_t>(parts) +
+                             static_cast<std::size_t>(piece);
+          visit(l, s, k, p, slice_of(pieces[index], slices, k));
+        }
+      }
+    }
+  }
+}
+
 // What one channel's pipeline carries, for pipelined execution.
 struct RingPipeline {
   std::vector<sim::Bytes> connection_bytes;  // payload per connection, in ring order

@@ -149,16 +149,19 @@ struct AgreementCase {
   std::int64_t size;
   int channels;
   RailMapping rails;
-  bool bandwidth_bound;  // the pipeline's fill is a small part of the time
+  double tolerance = 0.02;
 };
 
 class ExecutionsAgree : public ::testing::TestWithParam<AgreementCase> {};
 
-// Where the bytes dominate, the pipelined run's closed-form fill adds to the same drain time
-// the chunk-accurate run spends: within 2%. Where the fill dominates, the pipelined estimate
-// charges every stall at the loaded rate of the slowest hop, which the chunk run's faster
-// hops and idle links beat: it is then an upper bound, never below the chunk run.
-TEST_P(ExecutionsAgree, WithinTwoPercentWhenBandwidthBoundElseAnUpperBound) {
+// The pipelined run times each channel with the recurrence the chunk-accurate run follows
+// (pipeline_time.hpp), its rates from flow groups instead of one flow per slice: the two agree
+// within 2% whether the bytes or the pipeline's fill dominate, but for three fill-dominated
+// cases (docs/validation.md): a short multi-node ring and a misaligned one, where the chunk
+// run's slices find links left idle by stalled neighbours (pipelined 3.6% and 2.3% slower), and
+// a Broadcast chain of 63 hops, whose fill the pipelined run takes at the links' even share
+// when the chunk run finds them partly busy (14% faster).
+TEST_P(ExecutionsAgree, WithinTolerance) {
   const AgreementCase& c = GetParam();
   Testbed chunk_bed(c.nodes, "dgx-h100", c.rails, 2.0);
   Testbed pipe_bed(c.nodes, "dgx-h100", c.rails, 2.0);
@@ -167,39 +170,39 @@ TEST_P(ExecutionsAgree, WithinTwoPercentWhenBandwidthBoundElseAnUpperBound) {
   const double chunk = seconds(chunk_bed.run(request).time);
   request.execution = Execution::kPipelined;
   const double pipelined = seconds(pipe_bed.run(request).time);
-  const std::string times =
-      fmt::format("chunk {:.2f} us, pipelined {:.2f} us", chunk * 1e6, pipelined * 1e6);
-  if (c.bandwidth_bound) {
-    EXPECT_NEAR(pipelined, chunk, 0.02 * chunk) << times;
-  } else {
-    EXPECT_GE(pipelined, 0.98 * chunk) << times;
-  }
+  EXPECT_NEAR(pipelined, chunk, c.tolerance * chunk)
+      << fmt::format("chunk {:.3f} us, pipelined {:.3f} us", chunk * 1e6, pipelined * 1e6);
 }
+
+constexpr auto kAligned = RailMapping::kAligned;
+constexpr auto kMisaligned = RailMapping::kMisaligned;
+constexpr auto kAr = CollectiveOp::kAllReduce;
 
 INSTANTIATE_TEST_SUITE_P(
     Rings,
     ExecutionsAgree,
-    ::testing::Values(AgreementCase{"OneNodeSmallLl", 1, CollectiveOp::kAllReduce, Protocol::kLl,
-                                    4096, 4, RailMapping::kAligned, true},
-                      AgreementCase{"OneNode1MiBLl128", 1, CollectiveOp::kAllReduce,
-                                    Protocol::kLl128, 1 << 20, 8, RailMapping::kAligned, true},
-                      AgreementCase{"OneNode256MiBSimple", 1, CollectiveOp::kAllReduce,
-                                    Protocol::kSimple, 256 << 20, 16, RailMapping::kAligned, true},
-                      AgreementCase{"TwoNodes256MiBSimple", 2, CollectiveOp::kAllReduce,
-                                    Protocol::kSimple, 256 << 20, 16, RailMapping::kAligned, true},
-                      AgreementCase{"TwoNodesAllGather1GiB", 2, CollectiveOp::kAllGather,
-                                    Protocol::kSimple, 1 << 30, 8, RailMapping::kAligned, true},
-                      AgreementCase{"OneNodeBroadcast4GiB", 1, CollectiveOp::kBroadcast,
-                                    Protocol::kSimple, std::int64_t{4} << 30, 8,
-                                    RailMapping::kAligned, true},
-                      AgreementCase{"FourNodesMisaligned1GiB", 4, CollectiveOp::kAllReduce,
-                                    Protocol::kSimple, 1 << 30, 16, RailMapping::kMisaligned, true},
-                      AgreementCase{"TwoNodes4MiBSimple", 2, CollectiveOp::kAllReduce,
-                                    Protocol::kSimple, 4 << 20, 16, RailMapping::kAligned, false},
-                      AgreementCase{"TwoNodesReduceScatterLl128", 2, CollectiveOp::kReduceScatter,
-                                    Protocol::kLl128, 16 << 20, 8, RailMapping::kAligned, false},
-                      AgreementCase{"OneNodeBroadcast64MiB", 1, CollectiveOp::kBroadcast,
-                                    Protocol::kSimple, 64 << 20, 8, RailMapping::kAligned, false}),
+    ::testing::Values(
+        AgreementCase{"OneNodeSmallLl", 1, kAr, Protocol::kLl, 4096, 4, kAligned},
+        AgreementCase{"OneNode1MiBLl128", 1, kAr, Protocol::kLl128, 1 << 20, 8, kAligned},
+        AgreementCase{"OneNode256MiBSimple", 1, kAr, Protocol::kSimple, 256 << 20, 16, kAligned},
+        AgreementCase{"TwoNodes256MiBSimple", 2, kAr, Protocol::kSimple, 256 << 20, 16, kAligned},
+        AgreementCase{"TwoNodesAllGather1GiB", 2, CollectiveOp::kAllGather, Protocol::kSimple,
+                      1 << 30, 8, kAligned},
+        AgreementCase{"OneNodeBroadcast4GiB", 1, CollectiveOp::kBroadcast, Protocol::kSimple,
+                      std::int64_t{4} << 30, 8, kAligned},
+        AgreementCase{"FourNodesMisaligned1GiB", 4, kAr, Protocol::kSimple, 1 << 30, 16,
+                      kMisaligned},
+        AgreementCase{"TwoNodes4MiBSimple", 2, kAr, Protocol::kSimple, 4 << 20, 16, kAligned, 0.04},
+        AgreementCase{"TwoNodesReduceScatterLl128", 2, CollectiveOp::kReduceScatter,
+                      Protocol::kLl128, 16 << 20, 8, kAligned},
+        AgreementCase{"OneNodeBroadcast64MiB", 1, CollectiveOp::kBroadcast, Protocol::kSimple,
+                      64 << 20, 8, kAligned},
+        AgreementCase{"TwoNodes64KiBLl", 2, kAr, Protocol::kLl, 64 << 10, 16, kAligned},
+        AgreementCase{"FourNodes1MiBLl128", 4, kAr, Protocol::kLl128, 1 << 20, 16, kAligned},
+        AgreementCase{"EightNodes8MiBMisaligned", 8, kAr, Protocol::kSimple, 8 << 20, 16,
+                      kMisaligned, 0.03},
+        AgreementCase{"EightNodesBroadcast32MiB", 8, CollectiveOp::kBroadcast, Protocol::kSimple,
+                      32 << 20, 8, kAligned, 0.15}),
     [](const ::testing::TestParamInfo<AgreementCase>& param_info) {
       return param_info.param.name;
     });
@@ -223,9 +226,17 @@ TEST(CollectiveRun, MisalignedRailsAtTwoToOneLoseToAlignedAndAlignedIgnoresTheUp
 
 TEST(CollectiveRun, RejectsWhatItCannotRun) {
   Testbed bed(2);
-  CollectiveRequest tree = ring(CollectiveOp::kAllReduce, sim::mib(1), Protocol::kSimple, 8);
+  // Tree runs AllReduce only; NVLS needs a single NVSwitch node here (CollNet is not modelled);
+  // NVLS Tree and PAT are not executed (fabric-facts.md §2.1, docs/validation.md).
+  CollectiveRequest tree = ring(CollectiveOp::kAllGather, sim::mib(1), Protocol::kSimple, 8);
   tree.algorithm = Algorithm::kTree;
   EXPECT_THROW(bed.run(tree), sim::InputError);
+  CollectiveRequest nvls = ring(CollectiveOp::kAllReduce, sim::mib(1), Protocol::kSimple, 8);
+  nvls.algorithm = Algorithm::kNvls;
+  EXPECT_THROW(bed.run(nvls), sim::InputError);
+  CollectiveRequest nvls_tree = nvls;
+  nvls_tree.algorithm = Algorithm::kNvlsTree;
+  EXPECT_THROW(bed.run(nvls_tree), sim::InputError);
   CollectiveRequest too_many = ring(CollectiveOp::kAllReduce, sim::mib(1), Protocol::kSimple, 8);
   too_many.comm = {3, 8};
   EXPECT_THROW(bed.run(too_many), sim::InputError);

@@ -1,0 +1,70 @@
+// File: tests/models/collective/pipeline_time_test.cpp
+// The ring pipeline's recurrence against timelines worked by hand, and its closed form against
+// the recurrence where the closed form is exact (one pace and one delay everywhere).
+#include "models/collective/pipeline_time.hpp"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+namespace railsim::models {
+namespace {
+
+constexpr double kUs = 1e-6;
+
+TEST(PipelineTime, BroadcastChainWorkedByHand) {
+  // 3 ranks, one channel, 1 MiB: two loops of one 512 KiB slice down connections 0 and 1.
+  // Connection 0 takes 2 us a slice and hands on 0.5 us later; connection 1 takes 1 us, 0.25 us.
+  //   c0: slice 0 [0, 2], slice 1 [2, 4]
+  //   c1: slice 0 [2.5, 3.5], slice 1 [max(3.5, 4 + 0.5) = 4.5, 5.5], held at 5.75 us.
+  const RingPlan plan =
+      make_ring_plan(CollectiveOp::kBroadcast, Protocol::kSimple, sim::mib(1), {{0, 1, 2}});
+  const double slice = 512.0 * 1024.0;
+  const std::vector<ConnectionPace> pace = {{2 * kUs / slice, 0.5 * kUs},
+                                            {1 * kUs / slice, 0.25 * kUs}};
+  EXPECT_NEAR(pipeline_seconds(plan, 0, pace), 5.75 * kUs, 1e-12);
+  // The closed form lets each hop pay its full slice time and delay: 4 us of drain at the
+  // slowest pace, 2.5 us down the first hop, 0.25 us for the last: 6.75 us, an upper bound.
+  EXPECT_NEAR(pipeline_seconds_closed_form(plan, 0, pace), 6.75 * kUs, 1e-12);
+}
+
+TEST(PipelineTime, AllReduceStallsWorkedByHand) {
+  // 2 ranks, one channel, 8 KiB with Simple: one loop, pieces of 4 KiB in 2 slices of 2 KiB,
+  // 2 steps. Both connections take 1 us a slice; delays 3 us (c0) and 0 (c1).
+  //   step 0: c0 slices [0, 1], [1, 2]; c1 slices [0, 1], [1, 2]
+  //   step 1: c0 forwards what c1 sent: slice 0 at max(2, 1 + 0) = 2 -> [2, 3], slice 1 [3, 4]
+  //           c1 forwards what c0 sent: slice 0 at max(2, 1 + 3) = 4 -> [4, 5], slice 1 at
+  //           max(5, 2 + 3) = 5 -> [5, 6], held at 6 us; c0's last is held at 4 + 3 = 7 us.
+  const RingPlan plan =
+      make_ring_plan(CollectiveOp::kAllReduce, Protocol::kSimple, sim::kib(8), {{0, 1}});
+  const double slice = 2048.0;
+  const std::vector<ConnectionPace> pace = {{1 * kUs / slice, 3 * kUs}, {1 * kUs / slice, 0.0}};
+  EXPECT_NEAR(pipeline_seconds(plan, 0, pace), 7.0 * kUs, 1e-12);
+}
+
+TEST(PipelineTime, ClosedFormIsExactWithOnePaceAndOneDelay) {
+  // 8 ranks, AllReduce of 64 MiB on one channel with Simple: 4 loops of 2 MiB pieces in 1 MiB
+  // slices. Delays below and above a step's worth of slices (2 x 1 MiB at 10 GB/s = 210 us).
+  const RingPlan plan = make_ring_plan(CollectiveOp::kAllReduce, Protocol::kSimple, sim::mib(64),
+                                       {{0, 1, 2, 3, 4, 5, 6, 7}});
+  for (const double delay_us : {0.0, 5.0, 150.0, 400.0}) {
+    const std::vector<ConnectionPace> pace(8, {1.0 / 10e9, delay_us * kUs});
+    const double recurrence = pipeline_seconds(plan, 0, pace);
+    EXPECT_NEAR(pipeline_seconds_closed_form(plan, 0, pace), recurrence, 1e-9 * recurrence)
+        << delay_us << " us";
+  }
+}
+
+TEST(PipelineTime, ClosedFormBoundsTheRecurrenceWhenHopsDiffer) {
+  // Intra-node hops fast and close, the hop between two nodes slow and far: the closed form
+  // charges every loop its worst run of hops, never less than the recurrence.
+  const RingPlan plan = make_ring_plan(CollectiveOp::kAllReduce, Protocol::kSimple, sim::mib(48),
+                                       {{0, 1, 2, 3, 4, 5}});
+  std::vector<ConnectionPace> pace(6, {1.0 / 300e9, 1 * kUs});
+  pace[2] = {1.0 / 40e9, 12 * kUs};
+  pace[5] = {1.0 / 40e9, 12 * kUs};
+  EXPECT_GE(pipeline_seconds_closed_form(plan, 0, pace), pipeline_seconds(plan, 0, pace));
+}
+
+}  // namespace
+}  // namespace railsim::models
