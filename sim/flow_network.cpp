@@ -287,6 +287,7 @@ void FlowNetwork::add_crossing(std::uint32_t var, std::uint32_t link) {
   Link& l = links_[link];
   settle(l);
   l.load += v.rate;  // A group already running adds its rate here at once.
+  note_load_change(link);
   ++l.counters.active_flows;
   l.counters.peak_flows = std::max(l.counters.peak_flows, l.counters.active_flows);
   const std::uint32_t existing = find_crossing(var, link);
@@ -303,6 +304,7 @@ void FlowNetwork::remove_crossing(std::uint32_t var, std::uint32_t link) {
   Link& l = links_[link];
   settle(l);
   l.load = std::max(0.0, l.load - v.rate);
+  note_load_change(link);
   --l.counters.active_flows;
   const std::uint32_t index = find_crossing(var, link);
   RAILSIM_ASSERT(index != kNoCrossing, "a member's link is among its variable's crossings");
@@ -450,6 +452,41 @@ void FlowNetwork::notify_rate(std::uint32_t f, double rate) const {
   }
 }
 
+void FlowNetwork::set_link_load_observer(LinkLoadObserver observer) {
+  link_load_observer_ = std::move(observer);
+  load_reports_.clear();
+  load_changed_links_.clear();
+}
+
+void FlowNetwork::note_load_change(std::uint32_t link) {
+  if (!link_load_observer_) {
+    return;  // The whole cost of the hook when nobody observes: this test.
+  }
+  if (link >= load_reports_.size()) {
+    load_reports_.resize(links_.size());
+  }
+  LoadReport& report = load_reports_[link];
+  if (!report.queued) {
+    report.queued = true;
+    load_changed_links_.push_back(link);
+  }
+}
+
+void FlowNetwork::report_load_changes() {
+  // Loads noted at this instant may have come back to where they were (a flow left and its
+  // share went to another): only a net move beyond rounding is a change.
+  for (std::uint32_t link : load_changed_links_) {
+    LoadReport& report = load_reports_[link];
+    report.queued = false;
+    const Link& l = links_[link];
+    if (std::abs(l.load - report.load) > kRateEpsilon * l.capacity) {
+      report.load = l.load;
+      link_load_observer_(LinkLoadChange{LinkId{link}, sim_.now(), Bandwidth{l.load}});
+    }
+  }
+  load_changed_links_.clear();
+}
+
 // ---------------------------------------------------------------------------------------------
 // Counters and checks
 
@@ -523,6 +560,7 @@ void FlowNetwork::resolve_pending() {
   pending_vars_.clear();
   pending_links_.clear();
   pending_started_.clear();
+  report_load_changes();
 }
 
 void FlowNetwork::resolve(const std::vector<std::uint32_t>& seed_vars,
@@ -659,6 +697,7 @@ void FlowNetwork::apply_rates() {
     Link& l = links_[link];
     settle(l);
     l.load = new_coupled_load_[l.local];
+    note_load_change(link);
   }
   for (std::uint32_t link : partial_links_) {
     Link& l = links_[link];
@@ -667,6 +706,7 @@ void FlowNetwork::apply_rates() {
     }
     settle(l);
     l.load = outside_load_[l.local] + new_coupled_load_[l.local];
+    note_load_change(link);
   }
   for (std::size_t i = 0; i < coupled_vars_.size(); ++i) {
     const std::uint32_t var = coupled_vars_[i];

@@ -123,6 +123,14 @@ struct RateChange {
 
 using RateObserver = std::function<void(const RateChange&)>;
 
+struct LinkLoadChange {
+  LinkId link;
+  SimTime time;
+  Bandwidth load;  // the sum of the rates crossing the link, from `time` on
+};
+
+using LinkLoadObserver = std::function<void(const LinkLoadChange&)>;
+
 class FlowNetwork {
  public:
   explicit FlowNetwork(Simulator& simulator) : sim_(simulator) {}
@@ -174,6 +182,15 @@ class FlowNetwork {
 
   // Called with a flow's new rate whenever it changes, and when it drains (rate zero).
   void set_rate_observer(RateObserver observer) { rate_observer_ = std::move(observer); }
+
+  // Called with a link's new load after each re-solve (which takes in all the changes made at
+  // one instant), for each link whose load moved by more than kRateEpsilon of its capacity
+  // since it was last reported (zero before the first report): at most one call per link and
+  // re-solve, at the time of the change, so the steps are exact. Only the links the change
+  // touched are examined; with no observer set nothing is tracked. Set it before flows start:
+  // a link already loaded is first reported at its next change. The observer must not change
+  // the network.
+  void set_link_load_observer(LinkLoadObserver observer);
 
  private:
   // A link crossed by a rate variable, `count` times (once per member crossing it).
@@ -260,6 +277,8 @@ class FlowNetwork {
   void apply_rates();
   void schedule_drain(std::uint32_t var);
   void notify_rate(std::uint32_t flow, double rate) const;
+  void note_load_change(std::uint32_t link);
+  void report_load_changes();
   void release_var(std::uint32_t var);
   bool is_full(const Link& link) const;
   std::string link_label(std::uint32_t link) const;
@@ -274,6 +293,17 @@ class FlowNetwork {
   std::size_t draining_flows_ = 0;
   RateObserver rate_observer_;
   SolverStats stats_;
+
+  // For the link-load observer, and sized only while one is set: by link, the load last
+  // reported and whether it is queued in load_changed_links_ for this instant's report.
+  struct LoadReport {
+    double load = 0.0;
+    bool queued = false;
+  };
+
+  LinkLoadObserver link_load_observer_;
+  std::vector<LoadReport> load_reports_;
+  std::vector<std::uint32_t> load_changed_links_;
 
   // Scratch space of the re-solve, kept to avoid allocating on every event.
   std::uint64_t pass_ = 0;  // 64 bits: a stamp never comes round again

@@ -1,0 +1,19 @@
+// File: tools/chrome_trace.hpp
+// `--trace OUT.json`: a sim::Trace written in Chrome's Trace Event Format (the JSON object
+// form), which ui.perfetto.dev and chrome://tracing open. docs/trace.md says what it shows.
+#pragma once
+
+#include "sim/trace.hpp"
+
+#include <ostream>
+
+namespace railsim::tools {
+
+// Deterministic: the same trace gives the same bytes. Processes become pids 1, 2, ... and
+// tracks tids 1, 2, ... (unique across processes), in creation order, with sort indices so
+// viewers keep that order; spans are "X" events, samples "C" events, times in microseconds
+// (fractional, to the picosecond). Drops (see sim::TraceLimits) are counted in "otherData"
+// and marked on the timeline by a global instant event where the record stops being complete.
+void write_chrome_trace(const sim::Trace& trace, std::ostream& out);
+
+}  // namespace railsim::tools
