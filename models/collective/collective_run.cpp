@@ -1,16 +1,24 @@
 // File: models/collective/collective_run.cpp
-// From a request to a finished collective: NCCL's choices, then the ring on the links.
+// From a request to a finished collective: NCCL's choices, then the ring, tree or NVLS plan on
+// the links.
 #include "models/collective/collective_run.hpp"
 
+#include "models/collective/nvls_executor.hpp"
+#include "models/collective/nvls_plan.hpp"
 #include "models/collective/ring_layout.hpp"
 #include "models/collective/ring_plan.hpp"
+#include "models/collective/tree_executor.hpp"
+#include "models/collective/tree_plan.hpp"
 #include "sim/assert.hpp"
 #include "sim/input_error.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <limits>
+#include <string>
 #include <vector>
 
 namespace railsim::models {
@@ -81,49 +89,59 @@ TuningTopology tuning_topology(const System& system, const Communicator& comm) {
   return topology;
 }
 
-CollectiveResult run_collective(const System& system,
-                                sim::FlowNetwork& network,
-                                sim::Simulator& simulator,
-                                const CollectiveRequest& request) {
-  if (request.size.count < 0) {
-    throw sim::InputError(fmt::format("size {} B, expected >= 0", request.size.count));
-  }
-  if (request.algorithm && *request.algorithm != Algorithm::kRing) {
-    throw sim::InputError(
-        fmt::format("algorithm {} is not modelled yet; ring is (docs/validation.md)",
-                    algorithm_name(*request.algorithm)));
-  }
-  if (request.qps_per_connection < 1 || request.qps_per_connection > 128) {
-    throw sim::InputError(
-        fmt::format("qps_per_connection {}, expected 1 to 128", request.qps_per_connection));
-  }
-  const Communicator& comm = request.comm;
-  const TuningTopology topology = tuning_topology(system, comm);
-  const double bytes = static_cast<double>(request.size.count);
-  const std::vector<Protocol> protocols =
-      request.protocol ? std::vector<Protocol>{*request.protocol}
-                       : std::vector<Protocol>(kProtocols.begin(), kProtocols.end());
-  const std::optional<AlgoChoice> choice =
-      select_algorithm(topology, request.op, bytes, {Algorithm::kRing}, protocols);
-  if (!choice) {
-    throw sim::InputError(fmt::format(
-        "NCCL would not run {} with ring{} on {} ({} nodes)", op_name(request.op),
-        request.protocol ? fmt::format(" and {}", protocol_name(*request.protocol)) : std::string{},
-        system.spec().node.name, comm.nodes));
-  }
-  const Algorithm algorithm = choice->algorithm;
-  const Protocol protocol = choice->protocol;
-  const int channels = request.channels.value_or(trimmed_channels(
-      comm_channels(topology, algorithm), algorithm, protocol, comm.ranks(), bytes));
+namespace {
 
-  RingLayout layout = ring_layout(system, comm, {channels, request.cross_nic, request.pxn});
-  RingPlan plan = make_ring_plan(request.op, protocol, request.size, layout.rings);
+// Algorithms this runner can execute, in kAlgorithms order: what `auto` chooses among.
+constexpr std::array kExecutable = {Algorithm::kRing, Algorithm::kTree, Algorithm::kNvls};
 
+bool executable(Algorithm algorithm) {
+  return std::find(kExecutable.begin(), kExecutable.end(), algorithm) != kExecutable.end();
+}
+
+// Why NCCL would not run `algorithm` (with `protocol`, if forced) for this call: the rules of
+// nccl_tuning's enablement (fabric-facts.md §2.1), in words.
+std::string why_not(const TuningTopology& topology,
+                    CollectiveOp op,
+                    Algorithm algorithm,
+                    std::optional<Protocol> protocol) {
+  if (topology.nodes * topology.gpus_per_node < 2) {
+    return "one rank runs no algorithm";
+  }
+  const bool simple_only = algorithm != Algorithm::kRing && algorithm != Algorithm::kTree;
+  if (simple_only && protocol && *protocol != Protocol::kSimple) {
+    return fmt::format("{} runs the simple protocol only", algorithm_name(algorithm));
+  }
+  if (algorithm == Algorithm::kTree && op != CollectiveOp::kAllReduce) {
+    return "tree runs all_reduce only";
+  }
+  if (algorithm == Algorithm::kNvls) {
+    if (!topology.nvswitch ||
+        (topology.arch != GpuArch::kHopper && topology.arch != GpuArch::kBlackwell)) {
+      return "nvls needs GPUs of SM90 or later on an NVSwitch";
+    }
+    if (op == CollectiveOp::kBroadcast) {
+      return "nvls runs all_reduce, all_gather and reduce_scatter only";
+    }
+    if (topology.nodes > 1) {
+      return "nvls across nodes needs CollNet (IB SHARP), which is not modelled";
+    }
+  }
+  if (protocol == Protocol::kLl128 && !topology.intra_nvlink) {
+    return "ll128 is off by default without NVLink";
+  }
+  return "NCCL's tuning model disables it here";
+}
+
+RingTiming timing_for(const TuningTopology& topology,
+                      Algorithm algorithm,
+                      Protocol protocol,
+                      int channels,
+                      int qps_per_connection) {
   RingTiming timing;
   timing.base_latency = from_us(base_latency_us(algorithm, protocol));
   double intra_us =
       hop_latency_us(topology.intra_nvlink ? HopKind::kNvlink : HopKind::kPci, algorithm, protocol);
-  if (comm.nodes > 1) {
+  if (algorithm == Algorithm::kRing && topology.nodes > 1) {
     // Multi-node rings: an intra-node hop costs at least the network post overhead.
     intra_us = std::max(intra_us, net_overhead_us(topology.cpu, protocol));
   }
@@ -140,16 +158,38 @@ CollectiveResult run_collective(const System& system,
   if (std::isfinite(cap_gbytes_per_s)) {
     timing.connection_cap = sim::gbytes_per_s(cap_gbytes_per_s);
   }
-  timing.qps_per_connection = request.qps_per_connection;
+  timing.qps_per_connection = qps_per_connection;
+  return timing;
+}
 
-  const Execution execution = request.execution.value_or(
-      plan.transfer_count() <= static_cast<std::int64_t>(kChunkTransferLimit)
-          ? Execution::kChunk
-          : Execution::kPipelined);
+// The communicator must fit the system and a forced channel count NCCL's MAXCHANNELS.
+void validate(const System& system, const Communicator& comm, std::optional<int> channels) {
+  const int gpus = static_cast<int>(system.spec().node.gpus.size());
+  if (comm.nodes < 1 || comm.nodes > system.spec().nodes) {
+    throw sim::InputError(
+        fmt::format("{} nodes asked for, the system has {}", comm.nodes, system.spec().nodes));
+  }
+  if (comm.gpus_per_node < 1 || comm.gpus_per_node > gpus) {
+    throw sim::InputError(fmt::format("{} GPUs per node asked for, a {} node has {}",
+                                      comm.gpus_per_node, system.spec().node.name, gpus));
+  }
+  if (channels && (*channels < 1 || *channels > 64)) {
+    throw sim::InputError(
+        fmt::format("{} channels, expected 1 to 64 (NCCL's MAXCHANNELS)", *channels));
+  }
+}
+
+Execution execution_for(const CollectiveRequest& request, std::int64_t transfers) {
+  return request.execution.value_or(transfers <= static_cast<std::int64_t>(kChunkTransferLimit)
+                                        ? Execution::kChunk
+                                        : Execution::kPipelined);
+}
+
+// Starts an executor and steps the simulator until it is done; the call's duration.
+template <typename Executor>
+sim::Duration run_to_end(sim::Simulator& simulator, Executor& executor, Execution execution) {
   const sim::SimTime start = simulator.now();
   sim::SimTime end = start;
-  RingExecutor executor(system, network, simulator, comm, std::move(plan), std::move(layout),
-                        timing);
   executor.start(execution, [&end](sim::SimTime when) { end = when; });
   while (!executor.finished()) {
     const bool stepped = simulator.step();
@@ -158,13 +198,91 @@ CollectiveResult run_collective(const System& system,
       break;
     }
   }
+  return end - start;
+}
+
+}  // namespace
+
+CollectiveResult run_collective(const System& system,
+                                sim::FlowNetwork& network,
+                                sim::Simulator& simulator,
+                                const CollectiveRequest& request) {
+  if (request.size.count < 0) {
+    throw sim::InputError(fmt::format("size {} B, expected >= 0", request.size.count));
+  }
+  if (request.algorithm && !executable(*request.algorithm)) {
+    throw sim::InputError(
+        fmt::format("algorithm {} is not modelled yet; ring, tree and nvls are "
+                    "(docs/validation.md)",
+                    algorithm_name(*request.algorithm)));
+  }
+  if (request.qps_per_connection < 1 || request.qps_per_connection > 128) {
+    throw sim::InputError(
+        fmt::format("qps_per_connection {}, expected 1 to 128", request.qps_per_connection));
+  }
+  const Communicator& comm = request.comm;
+  validate(system, comm, request.channels);
+  const TuningTopology topology = tuning_topology(system, comm);
+  const double bytes = static_cast<double>(request.size.count);
+  const std::vector<Protocol> protocols =
+      request.protocol ? std::vector<Protocol>{*request.protocol}
+                       : std::vector<Protocol>(kProtocols.begin(), kProtocols.end());
+  const std::vector<Algorithm> algorithms =
+      request.algorithm ? std::vector<Algorithm>{*request.algorithm}
+                        : std::vector<Algorithm>(kExecutable.begin(), kExecutable.end());
+  const std::optional<AlgoChoice> choice =
+      select_algorithm(topology, request.op, bytes, algorithms, protocols);
+  if (!choice) {
+    const Algorithm shown = request.algorithm.value_or(Algorithm::kRing);
+    throw sim::InputError(fmt::format(
+        "NCCL would not run {} with {}{} on {} ({} nodes): {}", op_name(request.op),
+        algorithm_name(shown),
+        request.protocol ? fmt::format(" and {}", protocol_name(*request.protocol)) : std::string{},
+        system.spec().node.name, comm.nodes,
+        why_not(topology, request.op, shown, request.protocol)));
+  }
+  const Algorithm algorithm = choice->algorithm;
+  const Protocol protocol = choice->protocol;
+  const int channels = request.channels.value_or(trimmed_channels(
+      comm_channels(topology, algorithm), algorithm, protocol, comm.ranks(), bytes));
 
   CollectiveResult result;
   result.algorithm = algorithm;
   result.protocol = protocol;
   result.channels = channels;
-  result.execution = execution;
-  result.time = end - start;
+  switch (algorithm) {
+    case Algorithm::kRing: {
+      RingLayout layout = ring_layout(system, comm, {channels, request.cross_nic, request.pxn});
+      RingPlan plan = make_ring_plan(request.op, protocol, request.size, layout.rings);
+      result.execution = execution_for(request, plan.transfer_count());
+      RingExecutor executor(
+          system, network, simulator, comm, std::move(plan), std::move(layout),
+          timing_for(topology, algorithm, protocol, channels, request.qps_per_connection));
+      result.time = run_to_end(simulator, executor, result.execution);
+      break;
+    }
+    case Algorithm::kTree: {
+      TreePlan plan = make_tree_plan(protocol, request.size, comm, channels);
+      result.execution = execution_for(request, plan.transfer_count());
+      TreeExecutor executor(
+          system, network, simulator, std::move(plan),
+          timing_for(topology, algorithm, protocol, channels, request.qps_per_connection));
+      result.time = run_to_end(simulator, executor, result.execution);
+      break;
+    }
+    case Algorithm::kNvls: {
+      const NvlsPlan plan = make_nvls_plan(request.op, request.size, comm.ranks(), channels);
+      result.execution = execution_for(request, plan.transfer_count());
+      const NvlsTiming timing{from_us(hop_latency_us(HopKind::kNvlink, algorithm, protocol)),
+                              1.0 / nvls_efficiency(topology.arch)};
+      NvlsExecutor executor(system, network, simulator, plan, timing);
+      result.time = run_to_end(simulator, executor, result.execution);
+      break;
+    }
+    case Algorithm::kNvlsTree:
+    case Algorithm::kPat:
+      RAILSIM_UNREACHABLE("only executable algorithms are selected");
+  }
   const double seconds = sim::to_seconds(result.time);
   result.algbw_GBps = seconds > 0.0 ? bytes / seconds / 1e9 : 0.0;
   result.busbw_GBps = result.algbw_GBps * busbw_factor(request.op, comm.ranks());

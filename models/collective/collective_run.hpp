@@ -4,9 +4,9 @@
 // NCCL_MIN_NCHANNELS do), the plan, the ring layout over the system, and its execution on the
 // system's links; the result in nccl-tests' terms.
 //
-// Ring is the algorithm executed today; the tuner chooses among the algorithms it is allowed
-// and this runner can execute, so `auto` means "NCCL's choice among rings' protocols" until
-// tree and NVLS plans exist (docs/validation.md).
+// Ring, Tree (AllReduce) and NVLS (one NVSwitch node) are executed; the tuner chooses among
+// those it is allowed and NCCL enables, as NCCL's own does, so `auto` means NCCL's choice among
+// them. NVLS Tree and PAT are priced by the tuner but not executed (docs/validation.md).
 #pragma once
 
 #include "models/collective/collective_types.hpp"

@@ -1,0 +1,76 @@
+// File: models/collective/non_ring_chunking.hpp
+// How NCCL cuts tree and NVLS collectives into chunks (fabric-facts.md §2.2, nccl:src/enqueue.cc
+// calcCollChunking): unlike rings, they take chunkSteps = sliceSteps = 1, so a chunk is one
+// buffer step moved as one transfer (Simple 512 KiB, LL 32 KiB of payload, LL128 576,000 B of
+// payload), and then shrink the chunk for small messages so that enough chunks are in flight to
+// fill the pipeline.
+#pragma once
+
+#include "models/collective/chunking.hpp"
+#include "models/collective/collective_types.hpp"
+#include "sim/bytes.hpp"
+
+#include <cmath>
+#include <cstdint>
+
+namespace railsim::models {
+
+// NCCL_NVLS_CHUNKSIZE's default (fabric-facts.md §2.2).
+inline constexpr sim::Bytes kNvlsChunk = sim::kib(128);
+
+// One buffer step's payload: the chunk of every non-ring algorithm before shrinking.
+constexpr sim::Bytes one_step_chunk(Protocol protocol) {
+  // chunking.hpp's ring chunks are 4 steps for Simple and 1 step for LL and LL128.
+  const Chunking ring = ring_chunking(CollectiveOp::kBroadcast, protocol);
+  return ring.chunk;
+}
+
+// Tree AllReduce's chunk for a call of `bytes` on `channels` channels. Simple and LL keep one
+// step. LL128 halves it while the call has fewer than nsteps x 64 / ppn chunks per channel (down
+// to 128 KiB of wire bytes), then while it has fewer than nsteps x 16 / ppn (down to 32 KiB),
+// with nsteps = 1 + log2(nodes) + 0.1 ppn. fabric-facts.md §2.2 names this halving loop without
+// its constants; these are nccl:src/enqueue.cc's (calcCollChunking, Tree LL128 branch).
+inline sim::Bytes tree_chunk(
+    Protocol protocol, sim::Bytes bytes, int channels, int nodes, int gpus_per_node) {
+  if (protocol != Protocol::kLl128) {
+    return one_step_chunk(protocol);
+  }
+  // NCCL halves the step's wire size (614,400 B of 128-byte lines, 120 B of payload each).
+  constexpr std::int64_t kLineBytes = 128;
+  constexpr std::int64_t kLinePayload = 120;
+  std::int64_t wire = one_step_chunk(protocol).count / kLinePayload * kLineBytes;
+  const double ppn = gpus_per_node;
+  const double nsteps = 1.0 + std::floor(std::log2(nodes)) + 0.1 * ppn;
+  // Whole chunks per channel, as NCCL's integer division counts them.
+  const auto chunks_per_channel = [&] {
+    const std::int64_t chunks = bytes.count / (std::int64_t{channels} * wire);
+    return static_cast<double>(chunks);
+  };
+  while (chunks_per_channel() < nsteps * 64.0 / ppn && wire > 131'072) {
+    wire /= 2;
+  }
+  while (chunks_per_channel() < nsteps * 16.0 / ppn && wire > 32'768) {
+    wire /= 2;
+  }
+  return sim::bytes(wire / kLineBytes * kLinePayload);
+}
+
+// NVLS's chunk (fabric-facts.md §2.2): NCCL_NVLS_CHUNKSIZE, cut to 64 / 32 / 16 KiB when the call
+// is under 64 / 8 / 2 x concurrent operations x the chunk, the concurrent operations being
+// channels x NVLS heads.
+constexpr sim::Bytes nvls_chunk(sim::Bytes bytes, int channels, int heads) {
+  const std::int64_t concurrent = std::int64_t{channels} * heads;
+  std::int64_t chunk = kNvlsChunk.count;
+  if (bytes.count < 64 * concurrent * chunk && chunk > 65'536) {
+    chunk = 65'536;
+  }
+  if (bytes.count < 8 * concurrent * chunk && chunk > 32'768) {
+    chunk = 32'768;
+  }
+  if (bytes.count < 2 * concurrent * chunk && chunk > 16'384) {
+    chunk = 16'384;
+  }
+  return sim::bytes(chunk);
+}
+
+}  // namespace railsim::models

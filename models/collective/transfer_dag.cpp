@@ -1,0 +1,154 @@
+// File: models/collective/transfer_dag.cpp
+// Running a DAG of tasks as flows: release on drain (the connection) and on delivery plus hold
+// (the data).
+#include "models/collective/transfer_dag.hpp"
+
+#include "sim/assert.hpp"
+
+#include <algorithm>
+
+namespace railsim::models {
+
+struct DagExecutor::Impl {
+  sim::FlowNetwork& net;
+  sim::Simulator& sim;
+  TransferDag dag;
+  std::function<void(sim::SimTime)> done;
+  bool started = false;
+  bool finished = false;
+  sim::SimTime last_delivery;
+
+  std::vector<std::uint32_t> waiting;  // conditions still unmet: data, connection
+  // Dependants by data, in compressed rows: those of task t are
+  // dependants[first_dependant[t] .. first_dependant[t + 1]).
+  std::vector<std::uint32_t> first_dependant;
+  std::vector<std::uint32_t> dependants;
+  std::vector<std::int64_t> next_on_connection;
+  std::vector<std::uint32_t> flows_draining;
+  std::vector<std::uint32_t> flows_arriving;
+  std::size_t tasks_left = 0;
+
+  Impl(sim::FlowNetwork& n, sim::Simulator& s, TransferDag d) : net(n), sim(s), dag(std::move(d)) {}
+
+  void index() {
+    const std::size_t count = dag.tasks.size();
+    waiting.assign(count, 0);
+    next_on_connection.assign(count, -1);
+    flows_draining.assign(count, 0);
+    flows_arriving.assign(count, 0);
+    first_dependant.assign(count + 1, 0);
+    for (const DagTask& task : dag.tasks) {
+      for (const std::uint32_t d : task.depends_on) {
+        ++first_dependant[d + 1];
+      }
+    }
+    for (std::size_t t = 0; t < count; ++t) {
+      first_dependant[t + 1] += first_dependant[t];
+    }
+    dependants.assign(first_dependant[count], 0);
+    std::vector<std::uint32_t> filled(first_dependant.begin(), first_dependant.end() - 1);
+    for (std::size_t t = 0; t < count; ++t) {
+      const DagTask& task = dag.tasks[t];
+      RAILSIM_ASSERT(!task.flows.empty(), "a task moves at least one flow");
+      for (const std::uint32_t d : task.depends_on) {
+        RAILSIM_ASSERT(d < t, "a task depends only on earlier tasks");
+        dependants[filled[d]++] = static_cast<std::uint32_t>(t);
+        ++waiting[t];
+      }
+      if (task.after) {
+        RAILSIM_ASSERT(*task.after < t, "a connection's tasks are listed in order");
+        next_on_connection[*task.after] = static_cast<std::int64_t>(t);
+        ++waiting[t];
+      }
+    }
+  }
+
+  void run() {
+    index();
+    tasks_left = dag.tasks.size();
+    if (tasks_left == 0) {
+      finish();
+      return;
+    }
+    for (std::size_t t = 0; t < dag.tasks.size(); ++t) {
+      if (waiting[t] == 0) {
+        send(t);
+      }
+    }
+  }
+
+  void release(std::int64_t t) {
+    if (t >= 0 && --waiting[static_cast<std::size_t>(t)] == 0) {
+      send(static_cast<std::size_t>(t));
+    }
+  }
+
+  void send(std::size_t t) {
+    const DagTask& task = dag.tasks[t];
+    flows_draining[t] = flows_arriving[t] = static_cast<std::uint32_t>(task.flows.size());
+    std::optional<sim::GroupId> group;
+    if (task.grouped) {
+      group = net.create_group(1.0, task.flow_cap);
+    }
+    for (const DagFlow& f : task.flows) {
+      sim::FlowSpec flow;
+      flow.path = dag.paths[f.path];
+      flow.size = f.bytes;
+      flow.group = group;
+      if (!group) {
+        flow.rate_cap = task.flow_cap;
+      }
+      flow.on_drained = [this, t](const sim::FlowRecord&) {
+        if (--flows_draining[t] == 0) {
+          release(next_on_connection[t]);
+        }
+      };
+      flow.on_complete = [this, t](const sim::FlowRecord& record) {
+        if (--flows_arriving[t] == 0) {
+          arrived(t, record.end);
+        }
+      };
+      net.start_flow(std::move(flow));
+    }
+  }
+
+  void arrived(std::size_t t, sim::SimTime when) {
+    const sim::Duration hold = dag.tasks[t].hold;
+    last_delivery = std::max(last_delivery, when + hold);
+    if (first_dependant[t] != first_dependant[t + 1]) {
+      sim.schedule_after(hold, [this, t] {
+        for (std::uint32_t i = first_dependant[t]; i < first_dependant[t + 1]; ++i) {
+          release(dependants[i]);
+        }
+      });
+    }
+    if (--tasks_left == 0) {
+      finish();
+    }
+  }
+
+  void finish() {
+    finished = true;
+    if (done) {
+      done(last_delivery);
+    }
+  }
+};
+
+DagExecutor::DagExecutor(sim::FlowNetwork& network, sim::Simulator& simulator, TransferDag dag)
+    : impl_(std::make_unique<Impl>(network, simulator, std::move(dag))) {}
+
+DagExecutor::~DagExecutor() = default;
+
+void DagExecutor::start(sim::Duration delay, std::function<void(sim::SimTime)> done) {
+  Impl& m = *impl_;
+  RAILSIM_ASSERT(!m.started, "a DAG runs once");
+  m.started = true;
+  m.done = std::move(done);
+  m.last_delivery = m.sim.now() + delay;
+  m.sim.schedule_after(delay, [&m] { m.run(); });
+}
+
+bool DagExecutor::finished() const { return impl_->finished; }
+
+}  // namespace railsim::models

@@ -1,0 +1,80 @@
+// File: models/collective/transfer_dag.hpp
+// TransferDag and DagExecutor: a collective's chunk-accurate run as a DAG of tasks over paths of
+// links, whatever algorithm produced it (design.md §3: "a finished Transfer releases its
+// dependants in the DAG").
+//
+// A task is one or more flows started together: one chunk over one connection (split evenly
+// over the paths its route offers), or an NVSwitch operation whose flows on several GPU ports
+// move at one common rate (a flow group: the switch reduces or multicasts at the pace of its
+// slowest port). A task starts once the task before it on its connection has drained (a
+// connection sends one chunk at a time) and every task it depends on has been delivered and then
+// held for that task's `hold`: NCCL's per-hop software latency, which the links do not carry.
+// The run is done when every task has been delivered and held.
+#pragma once
+
+#include "sim/bandwidth.hpp"
+#include "sim/bytes.hpp"
+#include "sim/flow_network.hpp"
+#include "sim/simulator.hpp"
+#include "sim/time.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace railsim::models {
+
+// The wire bytes of `payload` under a protocol that sends `wire_factor` bytes per payload byte.
+inline sim::Bytes wire_bytes(sim::Bytes payload, double wire_factor) {
+  return sim::bytes(
+      static_cast<std::int64_t>(std::ceil(static_cast<double>(payload.count) * wire_factor)));
+}
+
+// Share `index` of `total` cut into `parts` whole-byte shares, the first ones a byte larger.
+inline sim::Bytes even_share(sim::Bytes total, std::size_t parts, std::size_t index) {
+  const auto n = static_cast<std::int64_t>(parts);
+  return sim::bytes(total.count / n + (static_cast<std::int64_t>(index) < total.count % n ? 1 : 0));
+}
+
+struct DagFlow {
+  std::uint32_t path = 0;  // index into TransferDag::paths
+  sim::Bytes bytes;        // on the wire
+};
+
+struct DagTask {
+  std::vector<DagFlow> flows;                          // at least one
+  bool grouped = false;                                // the flows move at one common rate
+  sim::Bandwidth flow_cap = sim::kUnboundedBandwidth;  // per flow, or the group's
+  sim::Duration hold{};  // from its delivery until its dependants may use the data
+  std::vector<std::uint32_t> depends_on;
+  std::optional<std::uint32_t> after;  // the previous task of its connection
+};
+
+struct TransferDag {
+  std::vector<std::vector<sim::LinkId>> paths;
+  std::vector<DagTask> tasks;  // each after the tasks it depends on and its `after`
+};
+
+class DagExecutor {
+ public:
+  DagExecutor(sim::FlowNetwork& network, sim::Simulator& simulator, TransferDag dag);
+  ~DagExecutor();
+
+  DagExecutor(const DagExecutor&) = delete;
+  DagExecutor& operator=(const DagExecutor&) = delete;
+
+  // Starts the tasks `delay` from now (NCCL's base latency); `done` gets the time the last
+  // task was delivered and held (now + delay for an empty DAG). Call once.
+  void start(sim::Duration delay, std::function<void(sim::SimTime)> done);
+
+  bool finished() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace railsim::models

@@ -1,0 +1,131 @@
+// File: tests/models/collective/tree_run_test.cpp
+// Tree AllReduce on preset systems: closed forms derived by hand at large sizes, NCCL's latency
+// floor at small ones, the two executions against each other, and the tuner's choice.
+#include "collective_testbed.hpp"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+namespace railsim::models {
+namespace {
+
+using testing::CollectiveBed;
+using testing::kGen5GBps;
+using testing::seconds;
+
+TEST(TreeRun, FourSingleGpuNodesMoveTwiceTheBufferThroughTheBusiestNic) {
+  // 4 dgx-h100 nodes x 1 GPU, 2 channels: channel 0 runs tree 1 (0 -> 2 -> {1, 3}), channel 1
+  // tree 2 (3 -> 1 -> {2, 0}); each edge carries its channel's S/2 both ways. Node 2 sends on
+  // 3 edges of tree 1 (up to 0, down to 1 and 3) and 1 of tree 2, node 1 the mirror image: with
+  // equal rates r per channel, 4r = 49.15 GB/s on its GPU-NIC path, so each channel moves S/2
+  // at 49.15/4: t = 2 S / 49.15 GB/s = 43.7 ms for 1 GiB. The fill (3 chunks of 512 KiB at
+  // 12.3 GB/s, 4 x 14 us of NET hop latency, 8.4 us base) adds 0.3%. busbw = S/t x 2 x 3/4
+  // = 36.9 GB/s, against the ring's 49.15 here (each rank sends 2 x 3/4 S = 1.5 S): trees trade
+  // bandwidth for latency beyond two nodes.
+  CollectiveBed bed(4, 1);
+  const CollectiveResult r =
+      bed.run(CollectiveOp::kAllReduce, sim::gib(1), Algorithm::kTree, Protocol::kSimple, 2);
+  EXPECT_EQ(r.algorithm, Algorithm::kTree);
+  const double expected = 2.0 * 1073741824.0 / (kGen5GBps * 1e9);
+  EXPECT_NEAR(seconds(r.time), expected, 0.01 * expected);
+  EXPECT_NEAR(r.busbw_GBps, kGen5GBps * 0.75, 0.01 * kGen5GBps * 0.75);
+  const CollectiveResult ring =
+      bed.run(CollectiveOp::kAllReduce, sim::gib(1), Algorithm::kRing, Protocol::kSimple, 2);
+  EXPECT_NEAR(ring.busbw_GBps, kGen5GBps, 0.01 * kGen5GBps);
+}
+
+TEST(TreeRun, OneNodeChainMovesWhatARingMoves) {
+  // 1 node x 8 GPUs, 16 channels: each chain starts at GPU c mod 8; a middle GPU sends up and
+  // down (2 S/16 per channel), head and tail one way each, so over 8 channels a GPU port sends
+  // (6 x 2 + 1 + 1) S/16 and over all 16, 1.75 S: the ring's 2 x 7/8 S at the 370 GB/s port.
+  // 4 GiB keeps the 13-hop fill of 512 KiB chunks (13 x 40 us) under 3% of the 20.3 ms.
+  CollectiveBed bed(1, 8);
+  const CollectiveResult r = bed.run(CollectiveOp::kAllReduce, sim::gib(4), Algorithm::kTree,
+                                     Protocol::kSimple, 16, Execution::kPipelined);
+  const double drain = 1.75 * 4.0 * 1073741824.0 / (testing::kH100PortGBps * 1e9);
+  EXPECT_GE(seconds(r.time), drain);
+  EXPECT_LT(seconds(r.time), 1.03 * drain);
+}
+
+TEST(TreeRun, SmallAllReduceTakesNcclsTreeLatencyFloor) {
+  // 8 B, Simple, NCCL's Tree latencies (fabric-facts.md §2.3): base 8.4 us, NVLink hop 4.0, NET
+  // hop 14. One node: up the 7-hop chain and down again, 8.4 + 14 x 4.0 = 64.4 us (NVLink ports
+  // add no latency). Four nodes (depth 2): a leaf node's chain up (7 x 4.0), two node hops up,
+  // two down, its chain down: 8.4 + 2 x (7 x 4.0 + 2 x 14) = 120.4 us, plus the four network
+  // paths' own latency: NIC processing 632 ns at each end and cables and a leaf (the 1.27 us of
+  // ib_write_lat, docs/hardware.md): at most 1.3 us each.
+  CollectiveBed one(1, 8);
+  const CollectiveResult r1 =
+      one.run(CollectiveOp::kAllReduce, sim::bytes(8), Algorithm::kTree, Protocol::kSimple, 1);
+  EXPECT_GE(seconds(r1.time), 64.4e-6);
+  EXPECT_LT(seconds(r1.time), 64.5e-6);
+  CollectiveBed four(4, 8);
+  const CollectiveResult r4 =
+      four.run(CollectiveOp::kAllReduce, sim::bytes(8), Algorithm::kTree, Protocol::kSimple, 1);
+  EXPECT_GE(seconds(r4.time), 120.4e-6);
+  EXPECT_LT(seconds(r4.time), (120.4 + 4 * 1.3) * 1e-6);
+}
+
+TEST(TreeRun, AutoRunsTreeWhereNcclsTunerPicksItAndReportsIt) {
+  // 4 dgx-h100 nodes, 32 ranks, 64 KiB. NCCL's latencies (fabric-facts.md §2.3): Ring LL
+  // 6.6 + 56 intra steps x max(0.6, 1.0 net overhead) + 6 inter steps x 2.7 = 78.8 us; Tree LL
+  // 6.8 + 2 x (7 x 0.6 + 2 x 5.0) = 35.2 us. The bytes add little at 64 KiB, so NCCL's tuner
+  // picks a tree, and the result says so.
+  CollectiveBed bed(4, 8);
+  const CollectiveResult r =
+      bed.run(CollectiveOp::kAllReduce, sim::kib(64), std::nullopt, std::nullopt, std::nullopt);
+  EXPECT_EQ(r.algorithm, Algorithm::kTree);
+  EXPECT_GT(r.busbw_GBps, 0.0);
+}
+
+struct TreeCase {
+  const char* name;
+  int nodes;
+  int gpus_per_node;
+  std::int64_t size;
+  int channels;
+  bool bandwidth_bound;  // loops >> hops: the pipeline's fill is under 2% of the time
+};
+
+class TreeExecutionsAgree : public ::testing::TestWithParam<TreeCase> {};
+
+// With L chunks per channel and H edges on the longest leaf-root-leaf path, the pipelined
+// recurrence charges (H - 1) chunk times at the loaded rate for the fill: under 2% of the L
+// chunk times of the drain when L > 50 (H - 1); then the two runs agree within 2%. Where the
+// fill dominates, the chunk run's first and last chunks move at the faster rate of lightly
+// loaded links, and other channels keep the busiest port full meanwhile: the pipelined time is
+// then an upper bound.
+TEST_P(TreeExecutionsAgree, WithinTwoPercentWhenBandwidthBoundElseAnUpperBound) {
+  const TreeCase& c = GetParam();
+  CollectiveBed chunk_bed(c.nodes, c.gpus_per_node);
+  CollectiveBed pipe_bed(c.nodes, c.gpus_per_node);
+  const auto run = [&](CollectiveBed& bed, Execution execution) {
+    return seconds(bed.run(CollectiveOp::kAllReduce, sim::bytes(c.size), Algorithm::kTree,
+                           Protocol::kSimple, c.channels, execution)
+                       .time);
+  };
+  const double chunk = run(chunk_bed, Execution::kChunk);
+  const double pipelined = run(pipe_bed, Execution::kPipelined);
+  const std::string times =
+      fmt::format("chunk {:.2f} us, pipelined {:.2f} us", chunk * 1e6, pipelined * 1e6);
+  if (c.bandwidth_bound) {
+    EXPECT_NEAR(pipelined, chunk, 0.02 * chunk) << times;
+  } else {
+    EXPECT_GE(pipelined, 0.98 * chunk) << times;
+  }
+}
+
+// 1 GiB over 2 channels: 1024 chunks of 512 KiB per channel. H: 4 node hops on 4 x 1 GPU
+// (fill 0.3%); 2 x 8 GPUs, 7 + 1 + 1 + 7 = 16 (1.5%); 1 x 8 GPUs, 14 (1.3%).
+INSTANTIATE_TEST_SUITE_P(
+    Trees,
+    TreeExecutionsAgree,
+    ::testing::Values(TreeCase{"FourNodesOneGpu1GiB", 4, 1, 1 << 30, 2, true},
+                      TreeCase{"TwoNodes1GiB", 2, 8, 1 << 30, 2, true},
+                      TreeCase{"OneNode1GiB", 1, 8, 1 << 30, 2, true},
+                      TreeCase{"TwoNodes256MiB16Channels", 2, 8, 256 << 20, 16, false},
+                      TreeCase{"FourNodes64MiB16Channels", 4, 8, 64 << 20, 16, false}),
+    [](const ::testing::TestParamInfo<TreeCase>& param_info) { return param_info.param.name; });
+
+}  // namespace
+}  // namespace railsim::models
