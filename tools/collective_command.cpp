@@ -2,22 +2,15 @@
 // `railsim collective`: a size sweep of one collective over the model, printed in the columns
 // and header lines of nccl-tests' *_perf programs (design.md §5), or as JSON or CSV, so a real
 // log and the prediction can be laid side by side.
-#include "railsim/version.hpp"
-
-#include "models/collective/collective_run.hpp"
 #include "models/scenario/quantity.hpp"
-#include "models/scenario/system_file.hpp"
-#include "models/system/system.hpp"
 #include "sim/input_error.hpp"
-#include "sim/simulator.hpp"
+#include "tools/collective_sweep.hpp"
 #include "tools/command.hpp"
 #include "tools/command_line.hpp"
 #include "tools/named_choice.hpp"
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
-#include <fmt/ostream.h>
-#include <nlohmann/json.hpp>
 
 #include <string>
 #include <vector>
@@ -26,48 +19,6 @@ namespace railsim::tools {
 namespace {
 
 namespace po = boost::program_options;
-
-constexpr std::int64_t kFloatBytes = 4;  // nccl-tests' default type, -d float
-
-struct Row {
-  std::int64_t size = 0;   // bytes, as nccl-tests prints it
-  std::int64_t count = 0;  // elements, per rank for AllGather and ReduceScatter
-  models::CollectiveResult result;
-};
-
-// nccl-tests' sizes from -b, -e and -f: min, min*f, ... up to max.
-std::vector<std::int64_t> sweep(std::int64_t min, std::int64_t max, std::int64_t factor) {
-  std::vector<std::int64_t> sizes;
-  for (std::int64_t s = min; s <= max; s *= factor) {
-    sizes.push_back(s);
-    if (factor == 1) {
-      break;
-    }
-  }
-  return sizes;
-}
-
-// nccl-tests' count and printed size: AllGather and ReduceScatter take a per-rank count
-// rounded down to a whole element, and print n x that.
-Row row_for(models::CollectiveOp op, std::int64_t size, int ranks) {
-  Row row;
-  const bool per_rank =
-      op == models::CollectiveOp::kAllGather || op == models::CollectiveOp::kReduceScatter;
-  row.count = per_rank ? size / (ranks * kFloatBytes) : size / kFloatBytes;
-  row.size = per_rank ? row.count * ranks * kFloatBytes : row.count * kFloatBytes;
-  return row;
-}
-
-// nccl-tests' time column: two decimals below 10 ms, then fewer, in 7 characters.
-std::string time_text(double us) {
-  if (us < 1e4) {
-    return fmt::format("{:7.2f}", us);
-  }
-  if (us < 1e5) {
-    return fmt::format("{:7.1f}", us);
-  }
-  return fmt::format("{:7.0f}", us);
-}
 
 std::int64_t size_option(const std::string& text, const char* option) {
   try {
@@ -79,61 +30,6 @@ std::int64_t size_option(const std::string& text, const char* option) {
   } catch (const sim::InputError& error) {
     throw sim::InputError(fmt::format("{}: {} (got '{}')", option, error.what(), text));
   }
-}
-
-void print_nccl_tests(std::ostream& out,
-                      const std::string& system_name,
-                      const models::System& system,
-                      const models::Communicator& comm,
-                      models::CollectiveOp op,
-                      const std::vector<std::int64_t>& sizes,
-                      std::int64_t factor,
-                      const std::vector<Row>& rows) {
-  const std::string program = fmt::format("{}_perf", models::op_name(op));
-  const bool reduces =
-      op == models::CollectiveOp::kAllReduce || op == models::CollectiveOp::kReduceScatter;
-  fmt::print(out, "# railsim {} prediction on {}: {} nodes x {} GPUs\n", kVersion, system_name,
-             comm.nodes, comm.gpus_per_node);
-  fmt::print(out, "# Collective test starting: {}\n", program);
-  fmt::print(out,
-             "# nThread 1 nGpus 1 minBytes {} maxBytes {} step: {}(factor) warmup iters: 0 "
-             "iters: 1 agg iters: 1 validation: 0 graph: 0\n#\n# Using devices\n",
-             sizes.front(), sizes.back(), factor);
-  const std::string& gpu = system.spec().node.gpus.front().model;
-  for (int r = 0; r < comm.ranks(); ++r) {
-    fmt::print(out, "#  Rank {:2d} Group  0 Pid {:6d} on {:>10} device {:2d} [model] NVIDIA {}\n",
-               r, 0, fmt::format("node{}", comm.node_of(r)), comm.gpu_of(r), gpu);
-  }
-  fmt::print(out,
-             "#\n"
-             "#                                                              out-of-place          "
-             "             in-place          \n"
-             "#       size         count      type   redop    root     time   algbw   busbw  "
-             "#wrong     time   algbw   busbw  #wrong \n"
-             "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)        "
-             "     (us)  (GB/s)  (GB/s)         \n");
-  double busbw_sum = 0.0;
-  for (const Row& row : rows) {
-    const models::CollectiveResult& r = row.result;
-    const std::string half =
-        fmt::format("  {}  {:6.2f}  {:6.2f}  {:>6}", time_text(sim::to_us(r.time)), r.algbw_GBps,
-                    r.busbw_GBps, "N/A");
-    fmt::print(out, "{:12d}  {:12d}  {:>8}  {:>6}  {:6d}{}{}\n", row.size, row.count, "float",
-               reduces ? "sum" : "none", op == models::CollectiveOp::kBroadcast ? 0 : -1, half,
-               half);
-    busbw_sum += r.busbw_GBps;
-  }
-  fmt::print(out, "# Out of bounds values : 0 OK\n");
-  fmt::print(out, "# Avg bus bandwidth    : {:.4f} \n#\n",
-             busbw_sum / static_cast<double>(rows.size()));
-  fmt::print(out, "# railsim choices (algorithm, protocol, channels, execution) per size:\n");
-  for (const Row& row : rows) {
-    const models::CollectiveResult& r = row.result;
-    fmt::print(out, "#   {:12d}  {:<8} {:<6} {:2d}  {}\n", row.size,
-               models::algorithm_name(r.algorithm), models::protocol_name(r.protocol), r.channels,
-               models::execution_name(r.execution));
-  }
-  fmt::print(out, "#\n# Collective test concluded: {}\n#\n", program);
 }
 
 }  // namespace
@@ -173,7 +69,7 @@ int run_collective(const std::vector<std::string>& args, std::ostream& out) {
       "oversub", po::value(&oversub_text), "override the leaf uplink oversubscription, e.g. 2:1")(
       "routing", po::value(&routing_text), "override the routing: ecmp or adaptive")(
       "algo", po::value(&algo_text)->default_value("auto"),
-      "ring or auto (NCCL_ALGO; tree, nvls, nvlstree are not modelled yet)")(
+      "ring, tree, nvls or auto (NCCL_ALGO; nvlstree and pat are not modelled)")(
       "proto", po::value(&proto_text)->default_value("auto"),
       "simple, ll128, ll or auto (NCCL_PROTO)")(
       "nchannels", po::value(&channels), "channels, as NCCL_MIN_NCHANNELS=NCCL_MAX_NCHANNELS")(
@@ -203,7 +99,11 @@ int run_collective(const std::vector<std::string>& args, std::ostream& out) {
   if (factor < 1) {
     throw sim::InputError(fmt::format("--stepfactor: expected at least 1, got {}", factor));
   }
-  models::CollectiveRequest request;
+  models::scenario::CollectiveWorkload workload;
+  workload.min_size = sim::bytes(min_bytes);
+  workload.max_size = sim::bytes(max_bytes);
+  workload.factor = factor;
+  models::CollectiveRequest& request = workload.request;
   request.op = op;
   if (algo_text != "auto") {
     request.algorithm = parse_named("--algo", algo_text, kAlgorithmChoices);
@@ -224,8 +124,8 @@ int run_collective(const std::vector<std::string>& args, std::ostream& out) {
   request.pxn = pxn == 1;
   request.qps_per_connection = qps;
 
-  models::scenario::SystemFile file = models::scenario::system_from_argument(system_name);
-  models::SystemSpec& spec = file.system;
+  models::scenario::ScenarioFile scenario = models::scenario::scenario_from_argument(system_name);
+  models::SystemSpec& spec = scenario.system.system;
   if (vm.count("nodes")) {
     if (nodes < 1) {
       throw sim::InputError(fmt::format("--nodes: expected at least 1, got {}", nodes));
@@ -249,64 +149,10 @@ int run_collective(const std::vector<std::string>& args, std::ostream& out) {
   if (!routing_text.empty()) {
     spec.fabric.routing = parse_named("--routing", routing_text, kRoutingChoices);
   }
-  request.comm.nodes = spec.nodes;
-  request.comm.gpus_per_node =
-      vm.count("gpus-per-node") ? gpus_per_node : static_cast<int>(spec.node.gpus.size());
-
-  sim::Simulator simulator;
-  sim::FlowNetwork network(simulator);
-  models::System system(spec, network);
-  models::scenario::apply_faults(file, system, network);
-
-  const std::vector<std::int64_t> sizes = sweep(min_bytes, max_bytes, factor);
-  std::vector<Row> rows;
-  rows.reserve(sizes.size());
-  for (const std::int64_t size : sizes) {
-    Row row = row_for(op, size, request.comm.ranks());
-    request.size = sim::bytes(row.size);
-    row.result = models::run_collective(system, network, simulator, request);
-    rows.push_back(row);
+  if (vm.count("gpus-per-node")) {
+    workload.gpus_per_node = gpus_per_node;
   }
-
-  if (format == "json") {
-    nlohmann::ordered_json doc;
-    doc["system"] = file.name;
-    doc["nodes"] = request.comm.nodes;
-    doc["ranks"] = request.comm.ranks();
-    doc["op"] = std::string(models::op_name(op));
-    doc["algo"] = algo_text;
-    doc["proto"] = proto_text;
-    doc["rows"] = nlohmann::ordered_json::array();
-    for (const Row& row : rows) {
-      const models::CollectiveResult& r = row.result;
-      doc["rows"].push_back({{"size_bytes", row.size},
-                             {"count", row.count},
-                             {"time_us", sim::to_us(r.time)},
-                             {"algbw_GBps", r.algbw_GBps},
-                             {"busbw_GBps", r.busbw_GBps},
-                             {"algo", std::string(models::algorithm_name(r.algorithm))},
-                             {"proto", std::string(models::protocol_name(r.protocol))},
-                             {"channels", r.channels},
-                             {"exec", std::string(models::execution_name(r.execution))}});
-    }
-    out << doc.dump(2) << "\n";
-    return 0;
-  }
-  if (format == "csv") {
-    fmt::print(out,
-               "op,nodes,ranks,size_bytes,count,algo,proto,channels,exec,time_us,algbw_GBps,"
-               "busbw_GBps\n");
-    for (const Row& row : rows) {
-      const models::CollectiveResult& r = row.result;
-      fmt::print(out, "{},{},{},{},{},{},{},{},{},{:.3f},{:.4f},{:.4f}\n", models::op_name(op),
-                 request.comm.nodes, request.comm.ranks(), row.size, row.count,
-                 models::algorithm_name(r.algorithm), models::protocol_name(r.protocol), r.channels,
-                 models::execution_name(r.execution), sim::to_us(r.time), r.algbw_GBps,
-                 r.busbw_GBps);
-    }
-    return 0;
-  }
-  print_nccl_tests(out, file.name, system, request.comm, op, sizes, factor, rows);
+  print_sweep(out, run_sweep(scenario.system, scenario.background, workload), format);
   return 0;
 }
 

@@ -20,5 +20,7 @@ int run_engine_demo(const std::vector<std::string>& args, std::ostream& out);
 int run_topo(const std::vector<std::string>& args, std::ostream& out);
 int run_p2p(const std::vector<std::string>& args, std::ostream& out);
 int run_collective(const std::vector<std::string>& args, std::ostream& out);
+int run_run(const std::vector<std::string>& args, std::ostream& out);
+int run_compare(const std::vector<std::string>& args, std::ostream& out);
 
 }  // namespace railsim::tools

@@ -19,4 +19,12 @@ bool parse_command_line(const std::vector<std::string>& args,
                         std::ostream& out,
                         boost::program_options::variables_map& vm);
 
+// The same, for a command that also takes positional arguments (railsim run SCENARIO.json).
+bool parse_command_line(const std::vector<std::string>& args,
+                        boost::program_options::options_description& options,
+                        const boost::program_options::positional_options_description& positional,
+                        const std::string& summary,
+                        std::ostream& out,
+                        boost::program_options::variables_map& vm);
+
 }  // namespace railsim::tools

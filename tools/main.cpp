@@ -29,6 +29,8 @@ constexpr Command kCommands[] = {
     {"p2p", "an RDMA write stream between two nodes, printed as ib_write_bw prints it", run_p2p},
     {"collective", "a collective over a size sweep, printed as nccl-tests prints it",
      run_collective},
+    {"run", "a scenario's collective workload on its system", run_run},
+    {"compare", "one workload on several systems, side by side", run_compare},
 };
 
 void print_help(std::ostream& out) {

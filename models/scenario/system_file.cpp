@@ -248,7 +248,7 @@ std::vector<LinkFault> read_faults(const JsonValue& faults, const SystemSpec& sy
 }  // namespace
 
 SystemFile read_system(const JsonValue& root) {
-  root.expect_keys({"name", "description", "system"});
+  root.expect_keys({"name", "description", "system", "workload", "background"});
   SystemFile out;
   out.file = root.file();
   if (const auto name = root.find("name")) {

@@ -1,0 +1,44 @@
+// File: models/scenario/scenario_file.hpp
+// A whole scenario file (docs/scenarios.md): the system, the collective workload `railsim run`
+// and `railsim compare` execute on it, and the steady traffic of other jobs sharing its fabric.
+#pragma once
+
+#include "models/collective/collective_run.hpp"
+#include "models/scenario/system_file.hpp"
+#include "models/system/background_traffic.hpp"
+#include "sim/bytes.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace railsim::models::scenario {
+
+// One collective swept over sizes as nccl-tests sweeps them (-b, -e, -f), with NCCL's settings.
+struct CollectiveWorkload {
+  // op and NCCL's settings; size and communicator are filled in per row.
+  CollectiveRequest request;
+  sim::Bytes min_size = sim::mib(32);
+  sim::Bytes max_size = sim::mib(32);
+  std::int64_t factor = 2;
+  int nodes = 0;          // the first `nodes` nodes of the system; 0: all of them
+  int gpus_per_node = 0;  // the first G GPUs of each node (nccl-tests -g G); 0: all of them
+};
+
+struct ScenarioFile {
+  SystemFile system;
+  std::optional<CollectiveWorkload> workload;
+  std::vector<BackgroundFlow> background;
+};
+
+ScenarioFile load_scenario_file(const std::string& path);
+
+// A preset name (its system alone, as system_from_argument gives it) or a scenario file.
+ScenarioFile scenario_from_argument(const std::string& preset_or_file);
+
+// Reads `/workload` of a scenario document; an error at its pointer for anything the system
+// cannot run (more nodes or GPUs than it has).
+CollectiveWorkload read_workload(const JsonValue& workload, const SystemSpec& system);
+
+}  // namespace railsim::models::scenario

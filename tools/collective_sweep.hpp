@@ -1,0 +1,50 @@
+// File: tools/collective_sweep.hpp
+// One collective over nccl-tests' size sweep on one system, and the three ways `collective`
+// and `run` print it: nccl-tests' *_perf table (design.md §5), JSON and CSV.
+#pragma once
+
+#include "models/collective/collective_run.hpp"
+#include "models/scenario/scenario_file.hpp"
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace railsim::tools {
+
+struct SweepRow {
+  std::int64_t size = 0;   // bytes, as nccl-tests prints it
+  std::int64_t count = 0;  // elements, per rank for AllGather and ReduceScatter
+  models::CollectiveResult result;
+};
+
+struct SweepResult {
+  std::string system_name;
+  std::string gpu_model;
+  models::CollectiveRequest request;  // as asked: unset choices are NCCL's ("auto")
+  std::int64_t factor = 2;
+  std::vector<SweepRow> rows;
+};
+
+// nccl-tests' sizes from -b, -e and -f: min, min x f, ... up to max.
+std::vector<std::int64_t> sweep_sizes(std::int64_t min, std::int64_t max, std::int64_t factor);
+
+// Builds the system (faults applied, background streams started) and runs the workload's
+// collective at every size, one after another on the same network.
+SweepResult run_sweep(const models::scenario::SystemFile& file,
+                      const std::vector<models::BackgroundFlow>& background,
+                      const models::scenario::CollectiveWorkload& workload);
+
+void print_nccl_tests(std::ostream& out, const SweepResult& sweep);
+void print_json(std::ostream& out, const SweepResult& sweep);
+void print_csv(std::ostream& out, const SweepResult& sweep);
+
+// The scenario's workload; an InputError naming `path` when it has none.
+models::scenario::CollectiveWorkload workload_of(const models::scenario::ScenarioFile& scenario,
+                                                 const std::string& path);
+
+// Prints in `format` (nccl-tests or its alias table, json, csv); an InputError for another.
+void print_sweep(std::ostream& out, const SweepResult& sweep, const std::string& format);
+
+}  // namespace railsim::tools

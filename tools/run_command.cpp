@@ -1,0 +1,43 @@
+// File: tools/run_command.cpp
+// `railsim run SCENARIO.json`: the scenario's collective workload on its system, with its
+// faults and background traffic, printed as `railsim collective` prints a sweep.
+#include "sim/input_error.hpp"
+#include "tools/collective_sweep.hpp"
+#include "tools/command.hpp"
+#include "tools/command_line.hpp"
+
+#include <boost/program_options.hpp>
+
+namespace railsim::tools {
+
+namespace {
+
+namespace po = boost::program_options;
+
+}  // namespace
+
+int run_run(const std::vector<std::string>& args, std::ostream& out) {
+  std::string path;
+  std::string format = "table";
+  po::options_description options("railsim run SCENARIO.json [--format table|json|csv]");
+  options.add_options()("scenario", po::value(&path)->required(),
+                        "a scenario file with a workload")(
+      "format", po::value(&format)->default_value("table"),
+      "table (nccl-tests' columns), json or csv");
+  po::positional_options_description positional;
+  positional.add("scenario", 1);
+  po::variables_map vm;
+  if (!parse_command_line(args, options, positional,
+                          "Runs a scenario's collective workload on its system.", out, vm)) {
+    return 0;
+  }
+  if (format != "table" && format != "json" && format != "csv") {
+    throw sim::InputError("--format: expected table, json or csv, got '" + format + "'");
+  }
+  const models::scenario::ScenarioFile scenario = models::scenario::load_scenario_file(path);
+  print_sweep(out, run_sweep(scenario.system, scenario.background, workload_of(scenario, path)),
+              format);
+  return 0;
+}
+
+}  // namespace railsim::tools
