@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <limits>
+#include <optional>
 
 namespace railsim::models {
 namespace {
@@ -18,27 +19,55 @@ int wrap(int i, int n) { return ((i % n) + n) % n; }
 
 }  // namespace
 
-std::vector<int> gpu_nics(const System& system, int gpus) {
+namespace {
+
+// NCCL's affinity over the NICs `usable` allows: nearest first, then the least used, then the
+// lowest index. Empty when none is usable.
+std::vector<int> choose_nics(const System& system, int gpus, const std::vector<bool>& usable) {
   const NodeSpec& node = system.spec().node;
   const std::vector<int>& nics = system.compute_nics();
   std::vector<int> uses(nics.size(), 0);
   std::vector<int> chosen;
   chosen.reserve(at(gpus));
   for (int g = 0; g < gpus; ++g) {
-    // Nearest first, then the least used, then the lowest index.
-    std::size_t best = 0;
+    std::optional<std::size_t> best;
     auto best_key = std::pair{PathClass::kSys, std::numeric_limits<int>::max()};
     for (std::size_t i = 0; i < nics.size(); ++i) {
+      if (!usable[i]) {
+        continue;
+      }
       const auto key = std::pair{
           pcie_path_class(node, {DeviceRef::Kind::kGpu, g}, {DeviceRef::Kind::kNic, nics[i]}),
           uses[i]};
-      if (key < best_key) {
+      if (!best || key < best_key) {
         best = i;
         best_key = key;
       }
     }
-    ++uses[best];
-    chosen.push_back(static_cast<int>(best));
+    if (!best) {
+      return {};
+    }
+    ++uses[*best];
+    chosen.push_back(static_cast<int>(*best));
+  }
+  return chosen;
+}
+
+}  // namespace
+
+std::vector<int> gpu_nics(const System& system, int gpus) {
+  return choose_nics(system, gpus, std::vector<bool>(system.compute_nics().size(), true));
+}
+
+std::vector<int> gpu_nics_on(const System& system, int node, int gpus) {
+  std::vector<bool> up(system.compute_nics().size());
+  for (std::size_t i = 0; i < up.size(); ++i) {
+    up[i] = system.nic_port_up(node, static_cast<int>(i));
+  }
+  std::vector<int> chosen = choose_nics(system, gpus, up);
+  if (chosen.empty()) {
+    throw sim::InputError(fmt::format(
+        "node {} has no compute NIC whose port is up: its GPUs cannot reach the network", node));
   }
   return chosen;
 }
@@ -61,7 +90,12 @@ RingLayout ring_layout(const System& system, const Communicator& comm, const Rin
     throw sim::InputError(fmt::format("cross_nic {}, expected 0, 1 or 2", options.cross_nic));
   }
   const int g_count = comm.gpus_per_node;
-  const std::vector<int> nic_of = gpu_nics(system, g_count);
+  // Per node: a NIC whose port is down is left out, and its GPUs use the nearest one left.
+  std::vector<std::vector<int>> nic_of;
+  nic_of.reserve(at(comm.nodes));
+  for (int n = 0; n < comm.nodes; ++n) {
+    nic_of.push_back(comm.nodes > 1 ? gpu_nics_on(system, n, g_count) : gpu_nics(system, g_count));
+  }
   RingLayout layout;
   for (int c = 0; c < options.channels; ++c) {
     const int enter = wrap(c, g_count);
@@ -85,13 +119,13 @@ RingLayout ring_layout(const System& system, const Communicator& comm, const Rin
       if (hop.inter_node) {
         const int from_gpu = comm.gpu_of(hop.src);
         const int to_gpu = comm.gpu_of(hop.dst);
-        hop.recv_nic = nic_of[at(to_gpu)];
-        hop.send_nic = nic_of[at(from_gpu)];
+        const int node = comm.node_of(hop.src);
+        hop.recv_nic = nic_of[at(comm.node_of(hop.dst))][at(to_gpu)];
+        hop.send_nic = nic_of[at(node)][at(from_gpu)];
         if (options.cross_nic == 0) {
           // Leave by the NIC the ring entered this node by: that of the node's first GPU.
           const int entry_gpu = comm.gpu_of(ring[p + 1 - at(g_count)]);
-          hop.send_nic = nic_of[at(entry_gpu)];
-          const int node = comm.node_of(hop.src);
+          hop.send_nic = nic_of[at(node)][at(entry_gpu)];
           if (options.pxn && entry_gpu != from_gpu &&
               !system.uses_gdr(node, from_gpu, hop.send_nic) &&
               system.uses_gdr(node, entry_gpu, hop.send_nic) &&

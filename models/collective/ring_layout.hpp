@@ -14,7 +14,8 @@
 // Inside a node the ring visits the GPUs in index order from the entering GPU (downwards on
 // even nodes with CROSS_NIC 2, upwards on odd ones), which on an NVSwitch is as good as any.
 // GPUs map to NICs by NCCL's affinity: the nearest compute NIC not yet taken by a lower GPU, so
-// two GPUs that share a switch with two NICs use one each (DGX A100).
+// two GPUs that share a switch with two NICs use one each (DGX A100); per node, among the NICs
+// whose port is up.
 #pragma once
 
 #include "models/collective/communicator.hpp"
@@ -49,6 +50,12 @@ struct RingLayout {
 
 // The compute NIC (index in System::compute_nics()) each of the first `gpus` GPUs uses.
 std::vector<int> gpu_nics(const System& system, int gpus);
+
+// The same on `node`, leaving out the NICs whose port is down there, as NCCL's topology
+// detection does: a GPU whose NIC is lost moves to the nearest NIC left (then the least used),
+// so two channels share that NIC and the rail of the lost one is reached over the spine.
+// Throws sim::InputError when no NIC of the node is up.
+std::vector<int> gpu_nics_on(const System& system, int node, int gpus);
 
 // Throws sim::InputError for a communicator the system cannot hold, or options out of range.
 RingLayout ring_layout(const System& system, const Communicator& comm, const RingOptions& options);

@@ -413,6 +413,11 @@ bool System::is_node_port_link(sim::LinkId link) const {
   return impl_->has_role(link, LinkRole::kNodePort);
 }
 
+bool System::nic_port_up(int node, int compute_nic) const {
+  const auto& port = impl_->nodes.at(at(node)).ports.at(at(compute_nic));
+  return !is_link_down(port.up) && !is_link_down(port.down);
+}
+
 System::~System() = default;
 
 int System::rail_of(int node, int compute_nic) const {

@@ -100,6 +100,10 @@ class System {
   void set_link_down(sim::LinkId link);
   bool is_link_down(sim::LinkId link) const;
 
+  // Whether both directions of compute NIC `compute_nic`'s port on `node` are in service: NCCL
+  // leaves a NIC whose port is down out of its topology.
+  bool nic_port_up(int node, int compute_nic) const;
+
   // The compute NIC closest to a GPU over PCIe (the lowest index among equals): the one NCCL
   // and `ib_write_bw --use_cuda` would pick for it.
   int nearest_compute_nic(int gpu) const;

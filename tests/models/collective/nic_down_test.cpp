@@ -1,0 +1,82 @@
+// File: tests/models/collective/nic_down_test.cpp
+// A NIC lost: NCCL leaves it out of the node's topology and its GPUs move to the nearest NIC
+// left, which then carries their channels too.
+#include "models/collective/collective_run.hpp"
+#include "models/collective/ring_layout.hpp"
+#include "models/hardware/node_presets.hpp"
+#include "sim/input_error.hpp"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+
+namespace railsim::models {
+namespace {
+
+// The PCIe Gen5 x16 link of each NIC at 0.78 (kPcieEfficiency), GB/s per direction.
+constexpr double kGen5GBps = 32.0 * 16.0 * 128.0 / 130.0 / 8.0 * 0.78;
+
+struct Testbed {
+  sim::Simulator simulator;
+  sim::FlowNetwork network{simulator};
+  std::unique_ptr<System> system;
+
+  Testbed() {
+    SystemSpec spec;
+    spec.node = node_preset("dgx-h100");
+    spec.nodes = 2;
+    system = std::make_unique<System>(spec, network);
+  }
+
+  void take_down(const std::string& name) {
+    for (std::uint32_t i = 0; i < network.link_count(); ++i) {
+      if (network.link(sim::LinkId{i}).name == name) {
+        system->set_link_down(sim::LinkId{i});
+        return;
+      }
+    }
+    FAIL() << "no link " << name;
+  }
+};
+
+TEST(NicDown, ItsGpuMovesToTheNearestNicLeft) {
+  // dgx-h100: GPU g and NIC g share a PCIe switch. With NIC 0 of node 1 down, GPU 0 there
+  // moves to a NIC of its own socket (NODE distance, NICs 1-3), the least used then lowest:
+  // NIC 1. Node 0 is untouched.
+  Testbed bed;
+  bed.take_down("n1.mlx5_0>leaf0");
+  EXPECT_EQ(gpu_nics_on(*bed.system, 0, 8), (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7}));
+  EXPECT_EQ(gpu_nics_on(*bed.system, 1, 8), (std::vector<int>{1, 1, 2, 3, 4, 5, 6, 7}));
+}
+
+TEST(NicDown, TheNicLeftCarriesTwiceTheChannelsAndHalvesTheRing) {
+  // 16 channels, CROSS_NIC 2: each NIC of a node sends two channels and receives two. On node
+  // 1, NIC 1 now also carries GPU 0's: four channels over its 49.15 GB/s PCIe link each way,
+  // 12.29 GB/s each, and a ring moves at its slowest channel: busbw 16 x 12.29 = 196.6 GB/s,
+  // half the 393.2 of the healthy pair.
+  Testbed bed;
+  bed.take_down("n1.mlx5_0>leaf0");
+  CollectiveRequest request;
+  request.size = sim::gib(1);
+  request.comm = {2, 8};
+  request.algorithm = Algorithm::kRing;
+  request.protocol = Protocol::kSimple;
+  request.channels = 16;
+  request.execution = Execution::kPipelined;
+  const double busbw = run_collective(*bed.system, bed.network, bed.simulator, request).busbw_GBps;
+  const double expected = 16.0 * kGen5GBps / 4.0;
+  EXPECT_NEAR(busbw, expected, 0.01 * expected);
+}
+
+TEST(NicDown, ANodeWithEveryNicDownCannotJoin) {
+  Testbed bed;
+  for (const char* nic : {"mlx5_0>leaf0", "mlx5_3>leaf1", "mlx5_4>leaf2", "mlx5_5>leaf3",
+                          "mlx5_6>leaf4", "mlx5_9>leaf5", "mlx5_10>leaf6", "mlx5_11>leaf7"}) {
+    bed.take_down(std::string("n1.") + nic);
+  }
+  EXPECT_THROW(gpu_nics_on(*bed.system, 1, 8), sim::InputError);
+}
+
+}  // namespace
+}  // namespace railsim::models
