@@ -5,11 +5,17 @@
 
 #include "railsim/version.hpp"
 
+#include "sim/input_error.hpp"
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstddef>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
 #include <numeric>
 #include <optional>
 #include <string>
@@ -159,6 +165,22 @@ void write_chrome_trace(const sim::Trace& trace, std::ostream& out) {
                    {"dropped_counter_samples", trace.dropped_samples()}};
   // "ns" only sets the viewer's display unit: "ts" and "dur" stay microseconds.
   out << "\n],\n\"displayTimeUnit\":\"ns\",\n\"otherData\":" << other.dump() << "}\n";
+}
+
+void write_chrome_trace_file(const sim::Trace& trace, const std::string& path) {
+  {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    if (out) {
+      write_chrome_trace(trace, out);
+      out.flush();
+      if (out) {
+        return;
+      }
+    }
+  }
+  const std::string reason = std::strerror(errno);
+  std::remove(path.c_str());
+  throw sim::InputError(fmt::format("--trace: cannot write {}: {}", path, reason));
 }
 
 }  // namespace railsim::tools

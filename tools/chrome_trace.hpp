@@ -6,6 +6,7 @@
 #include "sim/trace.hpp"
 
 #include <ostream>
+#include <string>
 
 namespace railsim::tools {
 
@@ -15,5 +16,9 @@ namespace railsim::tools {
 // (fractional, to the picosecond). Drops (see sim::TraceLimits) are counted in "otherData"
 // and marked on the timeline by a global instant event where the record stops being complete.
 void write_chrome_trace(const sim::Trace& trace, std::ostream& out);
+
+// The same into the file at `path`; an InputError naming it when it cannot be written, and then
+// no file is left behind.
+void write_chrome_trace_file(const sim::Trace& trace, const std::string& path);
 
 }  // namespace railsim::tools

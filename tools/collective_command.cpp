@@ -47,6 +47,7 @@ int run_collective(const std::vector<std::string>& args, std::ostream& out) {
   std::string proto_text = "auto";
   std::string exec_text = "auto";
   std::string format = "nccl-tests";
+  std::string trace_path;
   int nodes = 0;
   int gpus_per_node = 0;
   int channels = 0;
@@ -78,7 +79,9 @@ int run_collective(const std::vector<std::string>& args, std::ostream& out) {
       "qps", po::value(&qps)->default_value(1), "NCCL_IB_QPS_PER_CONNECTION")(
       "exec", po::value(&exec_text)->default_value("auto"),
       "chunk (every slice a flow), pipelined (each channel a flow group) or auto")(
-      "format", po::value(&format)->default_value("nccl-tests"), "nccl-tests, json or csv");
+      "format", po::value(&format)->default_value("nccl-tests"), "nccl-tests, json or csv")(
+      "trace", po::value(&trace_path),
+      "also write a Chrome/Perfetto trace of the run to this file (docs/trace.md)");
   po::variables_map vm;
   if (!parse_command_line(args, options,
                           "Predicts a collective's time and bandwidth over a size sweep, printed "
@@ -152,7 +155,7 @@ int run_collective(const std::vector<std::string>& args, std::ostream& out) {
   if (vm.count("gpus-per-node")) {
     workload.gpus_per_node = gpus_per_node;
   }
-  print_sweep(out, run_sweep(scenario.system, scenario.background, workload), format);
+  run_and_print(out, scenario, workload, format, trace_path);
   return 0;
 }
 

@@ -4,13 +4,18 @@
 
 #include "railsim/version.hpp"
 
+#include "models/collective/collective_trace.hpp"
 #include "models/system/system.hpp"
 #include "sim/input_error.hpp"
+#include "sim/link_load_trace.hpp"
 #include "sim/simulator.hpp"
+#include "tools/chrome_trace.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 #include <nlohmann/json.hpp>
+
+#include <optional>
 
 namespace railsim::tools {
 namespace {
@@ -62,7 +67,8 @@ std::vector<std::int64_t> sweep_sizes(std::int64_t min, std::int64_t max, std::i
 
 SweepResult run_sweep(const models::scenario::SystemFile& file,
                       const std::vector<models::BackgroundFlow>& background,
-                      const models::scenario::CollectiveWorkload& workload) {
+                      const models::scenario::CollectiveWorkload& workload,
+                      sim::Trace* trace) {
   SweepResult sweep;
   sweep.system_name = file.name;
   sweep.gpu_model = file.system.node.gpus.front().model;
@@ -77,6 +83,12 @@ SweepResult run_sweep(const models::scenario::SystemFile& file,
   sim::FlowNetwork network(simulator);
   models::System system(file.system, network);
   models::scenario::apply_faults(file, system, network);
+  std::optional<models::CollectiveTrace> calls;
+  std::optional<sim::LinkLoadTrace> loads;
+  if (trace != nullptr) {
+    calls.emplace(*trace, comm);
+    loads.emplace(network, *trace, trace->add_process("links"));
+  }
   models::start_background(system, network, background);
 
   const std::vector<std::int64_t> sizes =
@@ -86,7 +98,8 @@ SweepResult run_sweep(const models::scenario::SystemFile& file,
   for (const std::int64_t size : sizes) {
     SweepRow row = row_for(request.op, size, comm.ranks());
     request.size = sim::bytes(row.size);
-    row.result = models::run_collective(system, network, simulator, request);
+    row.result =
+        models::run_collective(system, network, simulator, request, calls ? &*calls : nullptr);
     sweep.rows.push_back(row);
   }
   return sweep;
@@ -198,6 +211,23 @@ void print_sweep(std::ostream& out, const SweepResult& sweep, const std::string&
   } else {
     throw sim::InputError("--format: expected nccl-tests, json or csv, got '" + format + "'");
   }
+}
+
+void run_and_print(std::ostream& out,
+                   const models::scenario::ScenarioFile& scenario,
+                   const models::scenario::CollectiveWorkload& workload,
+                   const std::string& format,
+                   const std::string& trace_path) {
+  std::optional<sim::Trace> trace;
+  if (!trace_path.empty()) {
+    trace.emplace();
+  }
+  const SweepResult sweep =
+      run_sweep(scenario.system, scenario.background, workload, trace ? &*trace : nullptr);
+  if (trace) {
+    write_chrome_trace_file(*trace, trace_path);
+  }
+  print_sweep(out, sweep, format);
 }
 
 }  // namespace railsim::tools

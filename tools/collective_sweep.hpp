@@ -5,6 +5,7 @@
 
 #include "models/collective/collective_run.hpp"
 #include "models/scenario/scenario_file.hpp"
+#include "sim/trace.hpp"
 
 #include <cstdint>
 #include <ostream>
@@ -31,10 +32,12 @@ struct SweepResult {
 std::vector<std::int64_t> sweep_sizes(std::int64_t min, std::int64_t max, std::int64_t factor);
 
 // Builds the system (faults applied, background streams started) and runs the workload's
-// collective at every size, one after another on the same network.
+// collective at every size, one after another on the same network. With a trace, records every
+// call, every rank's sends (models/collective/collective_trace.hpp) and every busy link's load.
 SweepResult run_sweep(const models::scenario::SystemFile& file,
                       const std::vector<models::BackgroundFlow>& background,
-                      const models::scenario::CollectiveWorkload& workload);
+                      const models::scenario::CollectiveWorkload& workload,
+                      sim::Trace* trace);
 
 void print_nccl_tests(std::ostream& out, const SweepResult& sweep);
 void print_json(std::ostream& out, const SweepResult& sweep);
@@ -46,5 +49,13 @@ models::scenario::CollectiveWorkload workload_of(const models::scenario::Scenari
 
 // Prints in `format` (nccl-tests or its alias table, json, csv); an InputError for another.
 void print_sweep(std::ostream& out, const SweepResult& sweep, const std::string& format);
+
+// Runs the sweep, then prints it and, when `trace_path` is not empty, writes its trace there:
+// nothing is printed or written unless every size ran.
+void run_and_print(std::ostream& out,
+                   const models::scenario::ScenarioFile& scenario,
+                   const models::scenario::CollectiveWorkload& workload,
+                   const std::string& format,
+                   const std::string& trace_path);
 
 }  // namespace railsim::tools

@@ -152,7 +152,7 @@ int run_compare(const std::vector<std::string>& args, std::ostream& out) {
   for (std::size_t s = 0; s < paths.size(); ++s) {
     try {
       systems.push_back(
-          {paths[s], run_sweep(scenarios[s].system, scenarios[s].background, workload)});
+          {paths[s], run_sweep(scenarios[s].system, scenarios[s].background, workload, nullptr)});
     } catch (const sim::InputError& error) {
       throw sim::InputError(fmt::format("{}: {}", paths[s], error.what()));
     }

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "models/collective/collective_types.hpp"
-#include "models/collective/ring_executor.hpp"
+#include "models/collective/execution.hpp"
 #include "models/did_you_mean.hpp"
 #include "models/fabric/fabric_spec.hpp"
 #include "sim/input_error.hpp"

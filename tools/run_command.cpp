@@ -19,11 +19,15 @@ namespace po = boost::program_options;
 int run_run(const std::vector<std::string>& args, std::ostream& out) {
   std::string path;
   std::string format = "table";
-  po::options_description options("railsim run SCENARIO.json [--format table|json|csv]");
+  std::string trace_path;
+  po::options_description options(
+      "railsim run SCENARIO.json [--format table|json|csv] [--trace OUT.json]");
   options.add_options()("scenario", po::value(&path)->required(),
                         "a scenario file with a workload")(
       "format", po::value(&format)->default_value("table"),
-      "table (nccl-tests' columns), json or csv");
+      "table (nccl-tests' columns), json or csv")(
+      "trace", po::value(&trace_path),
+      "also write a Chrome/Perfetto trace of the run to this file (docs/trace.md)");
   po::positional_options_description positional;
   positional.add("scenario", 1);
   po::variables_map vm;
@@ -35,8 +39,7 @@ int run_run(const std::vector<std::string>& args, std::ostream& out) {
     throw sim::InputError("--format: expected table, json or csv, got '" + format + "'");
   }
   const models::scenario::ScenarioFile scenario = models::scenario::load_scenario_file(path);
-  print_sweep(out, run_sweep(scenario.system, scenario.background, workload_of(scenario, path)),
-              format);
+  run_and_print(out, scenario, workload_of(scenario, path), format, trace_path);
   return 0;
 }
 

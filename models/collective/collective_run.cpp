@@ -3,10 +3,14 @@
 // the links.
 #include "models/collective/collective_run.hpp"
 
+#include "models/collective/collective_timing.hpp"
+#include "models/collective/group_pipeline.hpp"
 #include "models/collective/nvls_executor.hpp"
 #include "models/collective/nvls_plan.hpp"
+#include "models/collective/ring_executor.hpp"
 #include "models/collective/ring_layout.hpp"
 #include "models/collective/ring_plan.hpp"
+#include "models/collective/transfer_dag.hpp"
 #include "models/collective/tree_executor.hpp"
 #include "models/collective/tree_plan.hpp"
 #include "sim/assert.hpp"
@@ -132,12 +136,12 @@ std::string why_not(const TuningTopology& topology,
   return "NCCL's tuning model disables it here";
 }
 
-RingTiming timing_for(const TuningTopology& topology,
-                      Algorithm algorithm,
-                      Protocol protocol,
-                      int channels,
-                      int qps_per_connection) {
-  RingTiming timing;
+CollectiveTiming timing_for(const TuningTopology& topology,
+                            Algorithm algorithm,
+                            Protocol protocol,
+                            int channels,
+                            int qps_per_connection) {
+  CollectiveTiming timing;
   timing.base_latency = from_us(base_latency_us(algorithm, protocol));
   double intra_us =
       hop_latency_us(topology.intra_nvlink ? HopKind::kNvlink : HopKind::kPci, algorithm, protocol);
@@ -162,35 +166,17 @@ RingTiming timing_for(const TuningTopology& topology,
   return timing;
 }
 
-// The communicator must fit the system and a forced channel count NCCL's MAXCHANNELS.
-void validate(const System& system, const Communicator& comm, std::optional<int> channels) {
-  const int gpus = static_cast<int>(system.spec().node.gpus.size());
-  if (comm.nodes < 1 || comm.nodes > system.spec().nodes) {
-    throw sim::InputError(
-        fmt::format("{} nodes asked for, the system has {}", comm.nodes, system.spec().nodes));
-  }
-  if (comm.gpus_per_node < 1 || comm.gpus_per_node > gpus) {
-    throw sim::InputError(fmt::format("{} GPUs per node asked for, a {} node has {}",
-                                      comm.gpus_per_node, system.spec().node.name, gpus));
-  }
-  if (channels && (*channels < 1 || *channels > 64)) {
-    throw sim::InputError(
-        fmt::format("{} channels, expected 1 to 64 (NCCL's MAXCHANNELS)", *channels));
-  }
-}
-
 Execution execution_for(const CollectiveRequest& request, std::int64_t transfers) {
   return request.execution.value_or(transfers <= static_cast<std::int64_t>(kChunkTransferLimit)
                                         ? Execution::kChunk
                                         : Execution::kPipelined);
 }
 
-// Starts an executor and steps the simulator until it is done; the call's duration.
+// Starts an executor `delay` from now and steps the simulator until it is done; when it was.
 template <typename Executor>
-sim::Duration run_to_end(sim::Simulator& simulator, Executor& executor, Execution execution) {
-  const sim::SimTime start = simulator.now();
-  sim::SimTime end = start;
-  executor.start(execution, [&end](sim::SimTime when) { end = when; });
+sim::SimTime run_to_end(sim::Simulator& simulator, Executor& executor, sim::Duration delay) {
+  sim::SimTime end = simulator.now();
+  executor.start(delay, [&end](sim::SimTime when) { end = when; });
   while (!executor.finished()) {
     const bool stepped = simulator.step();
     RAILSIM_ASSERT(stepped, "a collective in progress always has an event pending");
@@ -198,7 +184,25 @@ sim::Duration run_to_end(sim::Simulator& simulator, Executor& executor, Executio
       break;
     }
   }
-  return end - start;
+  return end;
+}
+
+// Runs a plan in the form `execution` asks for, built only then, on the engine for that form:
+// DagExecutor for chunk-accurate runs, GroupPipelineExecutor for pipelined ones.
+template <typename MakeDag, typename MakePipeline>
+sim::SimTime execute(sim::Simulator& simulator,
+                     sim::FlowNetwork& network,
+                     Execution execution,
+                     sim::Duration delay,
+                     CollectiveTrace* trace,
+                     MakeDag&& make_dag,
+                     MakePipeline&& make_pipeline) {
+  if (execution == Execution::kChunk) {
+    DagExecutor executor(network, simulator, make_dag(), trace);
+    return run_to_end(simulator, executor, delay);
+  }
+  GroupPipelineExecutor executor(network, simulator, make_pipeline(), trace);
+  return run_to_end(simulator, executor, delay);
 }
 
 }  // namespace
@@ -206,7 +210,8 @@ sim::Duration run_to_end(sim::Simulator& simulator, Executor& executor, Executio
 CollectiveResult run_collective(const System& system,
                                 sim::FlowNetwork& network,
                                 sim::Simulator& simulator,
-                                const CollectiveRequest& request) {
+                                const CollectiveRequest& request,
+                                CollectiveTrace* trace) {
   if (request.size.count < 0) {
     throw sim::InputError(fmt::format("size {} B, expected >= 0", request.size.count));
   }
@@ -221,7 +226,7 @@ CollectiveResult run_collective(const System& system,
         fmt::format("qps_per_connection {}, expected 1 to 128", request.qps_per_connection));
   }
   const Communicator& comm = request.comm;
-  validate(system, comm, request.channels);
+  check_fits(system, comm, request.channels);
   const TuningTopology topology = tuning_topology(system, comm);
   const double bytes = static_cast<double>(request.size.count);
   const std::vector<Protocol> protocols =
@@ -250,24 +255,34 @@ CollectiveResult run_collective(const System& system,
   result.algorithm = algorithm;
   result.protocol = protocol;
   result.channels = channels;
+  const bool traced = trace != nullptr;
+  const sim::SimTime start = simulator.now();
+  sim::SimTime end = start;
   switch (algorithm) {
     case Algorithm::kRing: {
-      RingLayout layout = ring_layout(system, comm, {channels, request.cross_nic, request.pxn});
+      const RingLayout layout =
+          ring_layout(system, comm, {channels, request.cross_nic, request.pxn});
       RingPlan plan = make_ring_plan(request.op, protocol, request.size, layout.rings);
       result.execution = execution_for(request, plan.transfer_count());
-      RingExecutor executor(
-          system, network, simulator, comm, std::move(plan), std::move(layout),
-          timing_for(topology, algorithm, protocol, channels, request.qps_per_connection));
-      result.time = run_to_end(simulator, executor, result.execution);
+      const CollectiveTiming timing =
+          timing_for(topology, algorithm, protocol, channels, request.qps_per_connection);
+      end = execute(
+          simulator, network, result.execution, timing.base_latency, trace,
+          [&] { return ring_dag(system, comm, plan, layout, timing, traced); },
+          [&] {
+            return ring_pipeline(system, network, comm, std::move(plan), layout, timing, traced);
+          });
       break;
     }
     case Algorithm::kTree: {
       TreePlan plan = make_tree_plan(protocol, request.size, comm, channels);
       result.execution = execution_for(request, plan.transfer_count());
-      TreeExecutor executor(
-          system, network, simulator, std::move(plan),
-          timing_for(topology, algorithm, protocol, channels, request.qps_per_connection));
-      result.time = run_to_end(simulator, executor, result.execution);
+      const CollectiveTiming timing =
+          timing_for(topology, algorithm, protocol, channels, request.qps_per_connection);
+      end = execute(
+          simulator, network, result.execution, timing.base_latency, trace,
+          [&] { return tree_dag(system, plan, timing, traced); },
+          [&] { return tree_pipeline(system, network, std::move(plan), timing, traced); });
       break;
     }
     case Algorithm::kNvls: {
@@ -275,13 +290,23 @@ CollectiveResult run_collective(const System& system,
       result.execution = execution_for(request, plan.transfer_count());
       const NvlsTiming timing{from_us(hop_latency_us(HopKind::kNvlink, algorithm, protocol)),
                               1.0 / nvls_efficiency(topology.arch)};
-      NvlsExecutor executor(system, network, simulator, plan, timing);
-      result.time = run_to_end(simulator, executor, result.execution);
+      end = execute(
+          simulator, network, result.execution, sim::Duration::zero(), trace,
+          [&] { return nvls_dag(system, plan, timing, traced); },
+          [&] { return nvls_pipeline(system, network, plan, timing, traced); });
       break;
     }
     case Algorithm::kNvlsTree:
     case Algorithm::kPat:
       RAILSIM_UNREACHABLE("only executable algorithms are selected");
+  }
+  result.time = end - start;
+  if (trace) {
+    trace->call(fmt::format("{} {} B {} {}", op_name(request.op), request.size.count,
+                            algorithm_name(algorithm), protocol_name(protocol)),
+                start, end,
+                {{"channels", std::int64_t{channels}},
+                 {"execution", std::string(execution_name(result.execution))}});
   }
   const double seconds = sim::to_seconds(result.time);
   result.algbw_GBps = seconds > 0.0 ? bytes / seconds / 1e9 : 0.0;

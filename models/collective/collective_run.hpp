@@ -9,10 +9,11 @@
 // them. NVLS Tree and PAT are priced by the tuner but not executed (docs/validation.md).
 #pragma once
 
+#include "models/collective/collective_trace.hpp"
 #include "models/collective/collective_types.hpp"
 #include "models/collective/communicator.hpp"
+#include "models/collective/execution.hpp"
 #include "models/collective/nccl_tuning.hpp"
-#include "models/collective/ring_executor.hpp"
 #include "models/system/system.hpp"
 #include "sim/bytes.hpp"
 #include "sim/flow_network.hpp"
@@ -59,9 +60,13 @@ inline constexpr std::size_t kChunkTransferLimit = 200'000;
 // Runs the call from the simulator's current time until it completes (other traffic on the
 // network keeps flowing meanwhile). Throws sim::InputError for a request the system cannot
 // run: too many nodes or GPUs, an algorithm or protocol NCCL would not run there, ...
+// With a `trace` (made for request.comm), the call adds one span for itself, named like
+// "all_reduce 1048576 B ring simple", and its executor one per transfer (chunk-accurate) or per
+// connection and channel (pipelined); without one, nothing is recorded.
 CollectiveResult run_collective(const System& system,
                                 sim::FlowNetwork& network,
                                 sim::Simulator& simulator,
-                                const CollectiveRequest& request);
+                                const CollectiveRequest& request,
+                                CollectiveTrace* trace = nullptr);
 
 }  // namespace railsim::models

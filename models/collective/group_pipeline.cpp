@@ -5,14 +5,61 @@
 #include "sim/assert.hpp"
 
 #include <algorithm>
+#include <limits>
 
 namespace railsim::models {
+
+std::vector<std::vector<double>> even_share_rates(const sim::FlowNetwork& network,
+                                                  const GroupPipeline& pipeline,
+                                                  double wire_factor,
+                                                  sim::Bandwidth connection_cap,
+                                                  bool positions_apart) {
+  std::size_t positions = 1;
+  for (const auto& groups : pipeline.channels) {
+    for (const PipelineGroup& g : groups) {
+      positions = std::max(positions, g.members.size());
+    }
+  }
+  const std::size_t classes = positions_apart ? positions : 1;
+  // sharing[link x classes + class]: the members on the link that can send at once.
+  std::vector<std::uint32_t> sharing(network.link_count() * classes, 0);
+  const auto slot = [&](sim::LinkId link, std::size_t p) {
+    return link.index * classes + (positions_apart ? p : 0);
+  };
+  for (const auto& groups : pipeline.channels) {
+    for (const PipelineGroup& g : groups) {
+      for (std::size_t p = 0; p < g.members.size(); ++p) {
+        for (const sim::LinkId link : pipeline.paths[g.members[p].path]) {
+          ++sharing[slot(link, p)];
+        }
+      }
+    }
+  }
+  std::vector<std::vector<double>> rates(pipeline.channels.size());
+  for (std::size_t c = 0; c < rates.size(); ++c) {
+    for (const PipelineGroup& g : pipeline.channels[c]) {
+      rates[c].resize(std::max(rates[c].size(), g.members.size()), 0.0);
+      for (std::size_t p = 0; p < g.members.size(); ++p) {
+        double wire_rate = std::numeric_limits<double>::infinity();
+        for (const sim::LinkId link : pipeline.paths[g.members[p].path]) {
+          wire_rate =
+              std::min(wire_rate, network.link(link).capacity.bytes_per_s / sharing[slot(link, p)]);
+        }
+        rates[c][p] += wire_rate / wire_factor;
+      }
+    }
+    for (double& rate : rates[c]) {
+      rate = std::min(rate, connection_cap.bytes_per_s);
+    }
+  }
+  return rates;
+}
 
 struct GroupPipelineExecutor::Impl {
   sim::FlowNetwork& net;
   sim::Simulator& sim;
   GroupPipeline pipeline;
-  ChannelTime channel_time;
+  CollectiveTrace* trace;
   std::function<void(sim::SimTime)> done;
   bool started = false;
   bool finished = false;
@@ -21,8 +68,12 @@ struct GroupPipelineExecutor::Impl {
   std::vector<std::size_t> draining;  // per channel: members still draining
   std::size_t channels_left = 0;
 
-  Impl(sim::FlowNetwork& n, sim::Simulator& s, GroupPipeline p, ChannelTime t)
-      : net(n), sim(s), pipeline(std::move(p)), channel_time(std::move(t)) {}
+  Impl(sim::FlowNetwork& n, sim::Simulator& s, GroupPipeline p, CollectiveTrace* t)
+      : net(n), sim(s), pipeline(std::move(p)), trace(t) {
+    RAILSIM_ASSERT(pipeline.channel_time, "a pipeline has its channels' recurrence");
+    RAILSIM_ASSERT(!trace || pipeline.senders.size() == pipeline.channels.size(),
+                   "a traced pipeline names the senders of every channel");
+  }
 
   void run() {
     begin = sim.now();
@@ -63,8 +114,13 @@ struct GroupPipelineExecutor::Impl {
   }
 
   void channel_drained(std::size_t c) {
-    const sim::Duration total = channel_time(static_cast<int>(c), sim.now() - begin);
-    last_end = std::max(last_end, begin + total);
+    const sim::SimTime end = begin + pipeline.channel_time(static_cast<int>(c), sim.now() - begin);
+    last_end = std::max(last_end, end);
+    if (trace) {
+      for (const TraceSender& s : pipeline.senders[c]) {
+        trace->send(s.rank, s.channel, s.peer, "pipelined", begin, end, s.bytes);
+      }
+    }
     if (--channels_left == 0) {
       // The channels' own clocks decide the end, which may lie past this instant.
       sim.schedule_at(std::max(last_end, sim.now()), [this] { finish(); });
@@ -82,9 +138,8 @@ struct GroupPipelineExecutor::Impl {
 GroupPipelineExecutor::GroupPipelineExecutor(sim::FlowNetwork& network,
                                              sim::Simulator& simulator,
                                              GroupPipeline pipeline,
-                                             ChannelTime channel_time)
-    : impl_(std::make_unique<Impl>(
-          network, simulator, std::move(pipeline), std::move(channel_time))) {}
+                                             CollectiveTrace* trace)
+    : impl_(std::make_unique<Impl>(network, simulator, std::move(pipeline), trace)) {}
 
 GroupPipelineExecutor::~GroupPipelineExecutor() = default;
 

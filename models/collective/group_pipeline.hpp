@@ -5,9 +5,13 @@
 // group's common rate: the pace of the channel's slowest hop. When a channel's members have all
 // drained, the algorithm's own recurrence turns that drain time into the channel's time (fill,
 // stalls, hop latencies), and the run is done when every channel is. Cost: one flow per member,
-// whatever the size.
+// whatever the size, plus the recurrence.
+//
+// Traced (collective_trace.hpp), each connection of a channel is one span "pipelined" on its
+// sender's track, from the channel's start to its end.
 #pragma once
 
+#include "models/collective/collective_trace.hpp"
 #include "models/collective/transfer_dag.hpp"
 #include "sim/bandwidth.hpp"
 #include "sim/flow_network.hpp"
@@ -25,21 +29,37 @@ struct PipelineGroup {
   sim::Bandwidth cap = sim::kUnboundedBandwidth;  // on the group's common rate
 };
 
-struct GroupPipeline {
-  std::vector<std::vector<sim::LinkId>> paths;
-  std::vector<std::vector<PipelineGroup>> channels;  // per channel: its groups
-};
-
 // The time of channel c from its start until its last byte is held, given how long its
 // members took to drain.
 using ChannelTime = std::function<sim::Duration(int channel, sim::Duration drain)>;
 
+struct GroupPipeline {
+  std::vector<std::vector<sim::LinkId>> paths;
+  std::vector<std::vector<PipelineGroup>> channels;  // per channel: its groups
+  ChannelTime channel_time;
+  // For a traced run only (else empty): per channel, one sender per connection.
+  std::vector<std::vector<TraceSender>> senders;
+};
+
+// What each member position of each channel moves, in payload B/s, while it sends with its
+// links shared evenly: the pace of the hops that are not a pipeline's bottleneck, which run
+// ahead while it fills. Every group of a channel lists its members in one order of positions
+// (its connections), and a position's rate sums its groups' members. A link is shared among all
+// the members that cross it, or, with `positions_apart` (a chain, which fills from its first
+// hop), only among those at the same position. Each rate is at most `connection_cap`.
+std::vector<std::vector<double>> even_share_rates(const sim::FlowNetwork& network,
+                                                  const GroupPipeline& pipeline,
+                                                  double wire_factor,
+                                                  sim::Bandwidth connection_cap,
+                                                  bool positions_apart);
+
 class GroupPipelineExecutor {
  public:
+  // With a `trace`, `pipeline` has its senders; the trace must outlive the run.
   GroupPipelineExecutor(sim::FlowNetwork& network,
                         sim::Simulator& simulator,
                         GroupPipeline pipeline,
-                        ChannelTime channel_time);
+                        CollectiveTrace* trace = nullptr);
   ~GroupPipelineExecutor();
 
   GroupPipelineExecutor(const GroupPipelineExecutor&) = delete;

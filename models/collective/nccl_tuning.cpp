@@ -728,4 +728,6 @@ double wire_bytes_per_payload_byte(Protocol protocol) {
   return kWireBytesPerPayloadByte[index(protocol)];
 }
 
+double nvls_efficiency(GpuArch arch) { return kNvlsEfficiency[index(arch)]; }
+
 }  // namespace railsim::models

@@ -139,4 +139,10 @@ std::optional<double> total_cap_GBps(const TuningTopology& topology,
 // Wire bytes per payload byte of a protocol's line format: LL 16/8, LL128 128/120, Simple 1.
 double wire_bytes_per_payload_byte(Protocol protocol);
 
+// NCCL's NVLS efficiency (nvlsEfficiency in nccl:src/graph/tuning.cc, fabric-facts.md §2.4):
+// the share of a GPU's NVLink rate that multimem traffic achieves, 0.85 on Hopper and 0.74 on
+// Blackwell, relative to the rate NCCL's rings get (its model applies it to the same NVLink
+// bandwidth rings use). 0 before SM90, which has no NVLS.
+double nvls_efficiency(GpuArch arch);
+
 }  // namespace railsim::models

@@ -16,19 +16,6 @@ std::size_t at(int i) { return static_cast<std::size_t>(i); }
 
 }  // namespace
 
-double nvls_efficiency(GpuArch arch) {
-  switch (arch) {
-    case GpuArch::kVolta:
-    case GpuArch::kAmpere:
-      return 0.0;
-    case GpuArch::kHopper:
-      return 0.85;
-    case GpuArch::kBlackwell:
-      return 0.74;
-  }
-  return 0.0;
-}
-
 sim::Bytes NvlsPlan::channel_bytes(int channel) const {
   const std::int64_t n = channels;
   return sim::bytes(size.count / n + (channel < size.count % n ? 1 : 0));

@@ -16,7 +16,6 @@
 #pragma once
 
 #include "models/collective/collective_types.hpp"
-#include "models/collective/nccl_tuning.hpp"
 #include "sim/bytes.hpp"
 
 #include <cstdint>
@@ -24,12 +23,6 @@
 #include <vector>
 
 namespace railsim::models {
-
-// NCCL's NVLS efficiency (nvlsEfficiency in nccl:src/graph/tuning.cc, fabric-facts.md §2.4):
-// the share of a GPU's NVLink rate that multimem traffic achieves, 0.85 on Hopper and 0.74 on
-// Blackwell, relative to the rate NCCL's rings get (its model applies it to the same NVLink
-// bandwidth rings use). 0 before SM90, which has no NVLS.
-double nvls_efficiency(GpuArch arch);
 
 struct NvlsPlan {
   CollectiveOp op = CollectiveOp::kAllReduce;

@@ -72,7 +72,17 @@ std::vector<int> gpu_nics_on(const System& system, int node, int gpus) {
   return chosen;
 }
 
-RingLayout ring_layout(const System& system, const Communicator& comm, const RingOptions& options) {
+std::vector<std::vector<int>> comm_gpu_nics(const System& system, const Communicator& comm) {
+  std::vector<std::vector<int>> nic_of;
+  nic_of.reserve(at(comm.nodes));
+  for (int n = 0; n < comm.nodes; ++n) {
+    nic_of.push_back(comm.nodes > 1 ? gpu_nics_on(system, n, comm.gpus_per_node)
+                                    : gpu_nics(system, comm.gpus_per_node));
+  }
+  return nic_of;
+}
+
+void check_fits(const System& system, const Communicator& comm, std::optional<int> channels) {
   const int gpus = static_cast<int>(system.spec().node.gpus.size());
   if (comm.nodes < 1 || comm.nodes > system.spec().nodes) {
     throw sim::InputError(
@@ -82,20 +92,20 @@ RingLayout ring_layout(const System& system, const Communicator& comm, const Rin
     throw sim::InputError(fmt::format("{} GPUs per node asked for, a {} node has {}",
                                       comm.gpus_per_node, system.spec().node.name, gpus));
   }
-  if (options.channels < 1 || options.channels > 64) {
+  if (channels && (*channels < 1 || *channels > 64)) {
     throw sim::InputError(
-        fmt::format("{} channels, expected 1 to 64 (NCCL's MAXCHANNELS)", options.channels));
+        fmt::format("{} channels, expected 1 to 64 (NCCL's MAXCHANNELS)", *channels));
   }
+}
+
+RingLayout ring_layout(const System& system, const Communicator& comm, const RingOptions& options) {
+  check_fits(system, comm, options.channels);
   if (options.cross_nic < 0 || options.cross_nic > 2) {
     throw sim::InputError(fmt::format("cross_nic {}, expected 0, 1 or 2", options.cross_nic));
   }
   const int g_count = comm.gpus_per_node;
   // Per node: a NIC whose port is down is left out, and its GPUs use the nearest one left.
-  std::vector<std::vector<int>> nic_of;
-  nic_of.reserve(at(comm.nodes));
-  for (int n = 0; n < comm.nodes; ++n) {
-    nic_of.push_back(comm.nodes > 1 ? gpu_nics_on(system, n, g_count) : gpu_nics(system, g_count));
-  }
+  const std::vector<std::vector<int>> nic_of = comm_gpu_nics(system, comm);
   RingLayout layout;
   for (int c = 0; c < options.channels; ++c) {
     const int enter = wrap(c, g_count);

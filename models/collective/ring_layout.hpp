@@ -21,6 +21,7 @@
 #include "models/collective/communicator.hpp"
 #include "models/system/system.hpp"
 
+#include <optional>
 #include <vector>
 
 namespace railsim::models {
@@ -56,6 +57,14 @@ std::vector<int> gpu_nics(const System& system, int gpus);
 // so two channels share that NIC and the rail of the lost one is reached over the spine.
 // Throws sim::InputError when no NIC of the node is up.
 std::vector<int> gpu_nics_on(const System& system, int node, int gpus);
+
+// gpu_nics_on for every node of `comm` ([node][local GPU]); one node needs no NIC and takes the
+// node type's choice.
+std::vector<std::vector<int>> comm_gpu_nics(const System& system, const Communicator& comm);
+
+// Throws sim::InputError unless `comm` fits the system (nodes, GPUs per node) and `channels`, if
+// given, NCCL's MAXCHANNELS (1 to 64).
+void check_fits(const System& system, const Communicator& comm, std::optional<int> channels);
 
 // Throws sim::InputError for a communicator the system cannot hold, or options out of range.
 RingLayout ring_layout(const System& system, const Communicator& comm, const RingOptions& options);

@@ -13,6 +13,7 @@ struct DagExecutor::Impl {
   sim::FlowNetwork& net;
   sim::Simulator& sim;
   TransferDag dag;
+  CollectiveTrace* trace;
   std::function<void(sim::SimTime)> done;
   bool started = false;
   bool finished = false;
@@ -26,9 +27,14 @@ struct DagExecutor::Impl {
   std::vector<std::int64_t> next_on_connection;
   std::vector<std::uint32_t> flows_draining;
   std::vector<std::uint32_t> flows_arriving;
+  std::vector<sim::SimTime> first_start;  // traced runs only: per task, its earliest flow start
   std::size_t tasks_left = 0;
 
-  Impl(sim::FlowNetwork& n, sim::Simulator& s, TransferDag d) : net(n), sim(s), dag(std::move(d)) {}
+  Impl(sim::FlowNetwork& n, sim::Simulator& s, TransferDag d, CollectiveTrace* t)
+      : net(n), sim(s), dag(std::move(d)), trace(t) {
+    RAILSIM_ASSERT(!trace || dag.senders.size() == dag.tasks.size(),
+                   "a traced DAG names the sender of every task");
+  }
 
   void index() {
     const std::size_t count = dag.tasks.size();
@@ -36,6 +42,9 @@ struct DagExecutor::Impl {
     next_on_connection.assign(count, -1);
     flows_draining.assign(count, 0);
     flows_arriving.assign(count, 0);
+    if (trace) {
+      first_start.assign(count, sim::kTimeNever);
+    }
     first_dependant.assign(count + 1, 0);
     for (const DagTask& task : dag.tasks) {
       for (const std::uint32_t d : task.depends_on) {
@@ -98,8 +107,14 @@ struct DagExecutor::Impl {
       if (!group) {
         flow.rate_cap = task.flow_cap;
       }
-      flow.on_drained = [this, t](const sim::FlowRecord&) {
+      flow.on_drained = [this, t](const sim::FlowRecord& record) {
+        if (trace) {
+          first_start[t] = std::min(first_start[t], record.start);
+        }
         if (--flows_draining[t] == 0) {
+          if (trace) {
+            traced(t, record.drained);
+          }
           release(next_on_connection[t]);
         }
       };
@@ -110,6 +125,12 @@ struct DagExecutor::Impl {
       };
       net.start_flow(std::move(flow));
     }
+  }
+
+  // Flows drain in time order, so the last one's drain is the task's.
+  void traced(std::size_t t, sim::SimTime drained) {
+    const TraceSender& s = dag.senders[t];
+    trace->send(s.rank, s.channel, s.peer, dag.names.at(s.what), first_start[t], drained, s.bytes);
   }
 
   void arrived(std::size_t t, sim::SimTime when) {
@@ -135,8 +156,11 @@ struct DagExecutor::Impl {
   }
 };
 
-DagExecutor::DagExecutor(sim::FlowNetwork& network, sim::Simulator& simulator, TransferDag dag)
-    : impl_(std::make_unique<Impl>(network, simulator, std::move(dag))) {}
+DagExecutor::DagExecutor(sim::FlowNetwork& network,
+                         sim::Simulator& simulator,
+                         TransferDag dag,
+                         CollectiveTrace* trace)
+    : impl_(std::make_unique<Impl>(network, simulator, std::move(dag), trace)) {}
 
 DagExecutor::~DagExecutor() = default;
 

@@ -10,8 +10,16 @@
 // connection sends one chunk at a time) and every task it depends on has been delivered and then
 // held for that task's `hold`: NCCL's per-hop software latency, which the links do not carry.
 // The run is done when every task has been delivered and held.
+//
+// Traced (collective_trace.hpp), each task is one span on its sender's track, from its first
+// byte leaving to its last (for a task split over lanes: the earliest start to the latest
+// drain). Untraced, the run keeps no trace state.
+//
+// Cost: O(tasks + flows + dependencies) to index, and per event only the finished flow's task
+// and its dependants.
 #pragma once
 
+#include "models/collective/collective_trace.hpp"
 #include "sim/bandwidth.hpp"
 #include "sim/bytes.hpp"
 #include "sim/flow_network.hpp"
@@ -23,6 +31,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace railsim::models {
@@ -56,11 +65,18 @@ struct DagTask {
 struct TransferDag {
   std::vector<std::vector<sim::LinkId>> paths;
   std::vector<DagTask> tasks;  // each after the tasks it depends on and its `after`
+  // For a traced run only (else empty): who sends each task, and the names `what` indexes.
+  std::vector<TraceSender> senders;
+  std::vector<std::string> names;
 };
 
 class DagExecutor {
  public:
-  DagExecutor(sim::FlowNetwork& network, sim::Simulator& simulator, TransferDag dag);
+  // With a `trace`, `dag` has a sender per task; the trace must outlive the run.
+  DagExecutor(sim::FlowNetwork& network,
+              sim::Simulator& simulator,
+              TransferDag dag,
+              CollectiveTrace* trace = nullptr);
   ~DagExecutor();
 
   DagExecutor(const DagExecutor&) = delete;

@@ -1,61 +1,57 @@
 // File: models/collective/tree_executor.hpp
-// TreeExecutor: runs a TreePlan over a System's links, in the two ways rings run (design.md §4).
+// A TreePlan laid over a System, in the two forms the executors run (execution.hpp), as rings
+// run (ring_executor.hpp).
 //
-// Chunk-accurate: every chunk transfer of the plan is a task of a TransferDag (transfer_dag.hpp):
-// flows on the edge's route (split over its adaptive-routing lanes; consecutive chunks of an
-// edge round-robin over its queue pairs), started once the edge has sent its previous chunk and
-// the sender holds the data, NCCL's Tree hop latency after it landed.
+// Chunk-accurate (tree_dag, for DagExecutor): every chunk transfer of the plan is a task: flows
+// on the edge's route (split over its adaptive-routing lanes; consecutive chunks of an edge
+// round-robin over its queue pairs), started once the edge has sent its previous chunk and the
+// sender holds the data, NCCL's Tree hop latency after it landed.
 //
-// Pipelined: each channel is flow groups (group_pipeline.hpp) whose members are its 2(n-1)
-// edges, each carrying the channel's bytes, so they all move at rho, the pace of the slowest.
-// Its time then follows the chunk recurrence with every edge at rho: with tau = chunk / rho
-// and d the edge's delay (hop latency + its path's latency),
-//   up(x)   = max(up'(x),   max over children y of up(y) + d_y) + tau
+// Pipelined (tree_pipeline, for GroupPipelineExecutor): each channel is flow groups whose members
+// are its 2(n-1) edges, each carrying the channel's bytes, so they all move at rho, the pace of
+// the slowest. Its time then follows the chunk recurrence with each edge at its own pace: rho,
+// or where faster the rate its links give it shared evenly among the edges that send at the
+// same time (as a ring's non-bottleneck hops run ahead: pipeline_time.hpp). A channel of few
+// chunks sends in waves, up the tree level by level and down again, so an edge shares its links
+// with other channels' edges only while their windows overlap: from every edge at once, a few
+// rounds time each channel's recurrence and share each link by the mean count of send windows
+// open over each edge's (the fill the chunk run moves at lightly loaded rates). With tau_x =
+// chunk / pace of x's edge and d_x the edge's delay (hop latency + its path's latency),
+//   up(x)   = max(up'(x),   max over children y of up(y) + d_y) + tau_x
 //   down(x) = max(down'(x), down(parent) + d_parent, or at the root's children the root's
-//             reduce: max over its children y of up(y) + d_y) + tau
+//             reduce: max over its children y of up(y) + d_y) + tau_x
 // (primes: the edge's previous chunk) and the channel is done when the last chunk is held.
-// With one chunk size this is L tau + (H - 1) tau + the sum of d along the longest leaf-root-
-// leaf path of H edges: the drain time plus the pipeline's fill.
+// With one pace everywhere this is L tau + (H - 1) tau + the sum of d along the longest
+// leaf-root-leaf path of H edges: the drain time plus the pipeline's fill.
+//
+// Cost: one flow per edge and path, whatever the size, plus the recurrence (a step per chunk
+// transfer) a few times over and a sort of each link's edges per round.
 //
 // Edges: inside a node over NVLink (or PCIe), between nodes head to head over the head GPU's
 // NIC at both ends (trees are symmetric: the same NIC to enter and leave).
 #pragma once
 
-#include "models/collective/communicator.hpp"
-#include "models/collective/ring_executor.hpp"
+#include "models/collective/collective_timing.hpp"
+#include "models/collective/group_pipeline.hpp"
+#include "models/collective/transfer_dag.hpp"
 #include "models/collective/tree_plan.hpp"
 #include "models/system/system.hpp"
 #include "sim/flow_network.hpp"
-#include "sim/simulator.hpp"
-#include "sim/time.hpp"
-
-#include <functional>
-#include <memory>
 
 namespace railsim::models {
 
-class TreeExecutor {
- public:
-  // `timing` as for rings: base and per-hop latencies (NCCL's Tree ones), wire factor,
-  // per-connection cap, queue pairs.
-  TreeExecutor(const System& system,
-               sim::FlowNetwork& network,
-               sim::Simulator& simulator,
-               TreePlan plan,
-               RingTiming timing);
-  ~TreeExecutor();
+// `timing` as for rings: base and per-hop latencies (NCCL's Tree ones), wire factor,
+// per-connection cap, queue pairs. `traced`: name each task's sender ("up" or "down").
+TransferDag tree_dag(const System& system,
+                     const TreePlan& plan,
+                     const CollectiveTiming& timing,
+                     bool traced);
 
-  TreeExecutor(const TreeExecutor&) = delete;
-  TreeExecutor& operator=(const TreeExecutor&) = delete;
-
-  // Starts the run after the base latency; `done` gets the time the last chunk was held.
-  void start(Execution execution, std::function<void(sim::SimTime)> done);
-
-  bool finished() const;
-
- private:
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
-};
+// The recurrence reads the links' latencies and capacities from `network` now.
+GroupPipeline tree_pipeline(const System& system,
+                            const sim::FlowNetwork& network,
+                            TreePlan plan,
+                            const CollectiveTiming& timing,
+                            bool traced);
 
 }  // namespace railsim::models

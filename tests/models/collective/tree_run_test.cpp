@@ -6,6 +6,10 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <iostream>
+#include <optional>
+#include <string>
+
 namespace railsim::models {
 namespace {
 
@@ -83,19 +87,22 @@ struct TreeCase {
   int nodes;
   int gpus_per_node;
   std::int64_t size;
-  int channels;
-  bool bandwidth_bound;  // loops >> hops: the pipeline's fill is under 2% of the time
+  std::optional<int> channels;  // unset: NCCL's count for the size
+  double tolerance = 0.02;
 };
 
 class TreeExecutionsAgree : public ::testing::TestWithParam<TreeCase> {};
 
-// With L chunks per channel and H edges on the longest leaf-root-leaf path, the pipelined
-// recurrence charges (H - 1) chunk times at the loaded rate for the fill: under 2% of the L
-// chunk times of the drain when L > 50 (H - 1); then the two runs agree within 2%. Where the
-// fill dominates, the chunk run's first and last chunks move at the faster rate of lightly
-// loaded links, and other channels keep the busiest port full meanwhile: the pipelined time is
-// then an upper bound.
-TEST_P(TreeExecutionsAgree, WithinTwoPercentWhenBandwidthBoundElseAnUpperBound) {
+// The pipelined run times each channel with the chunk run's recurrence, each edge at the pace
+// of the flow groups or, where faster, at its links' share among the edges sending at the same
+// time (tree_executor.hpp). Where chunks are many (L > 50 x the H edges of the longest
+// leaf-root-leaf path) every edge sends all along and the two agree within 2%. Where the fill
+// dominates (a few chunks per channel over 8-16 hops, 16 channels), the windows' mean overlap
+// is a fluid average of a chunk run whose waves interleave unevenly: within 6% both ways on
+// 4 x 8 and 10 x 1, and 18% slower on 2 x 8 at 256 MiB, where the NVLink chains of 16 channels
+// share each GPU port for most of the run but the chunk run finds gaps between their chunks
+// (docs/validation.md).
+TEST_P(TreeExecutionsAgree, WithinTolerance) {
   const TreeCase& c = GetParam();
   CollectiveBed chunk_bed(c.nodes, c.gpus_per_node);
   CollectiveBed pipe_bed(c.nodes, c.gpus_per_node);
@@ -106,25 +113,27 @@ TEST_P(TreeExecutionsAgree, WithinTwoPercentWhenBandwidthBoundElseAnUpperBound) 
   };
   const double chunk = run(chunk_bed, Execution::kChunk);
   const double pipelined = run(pipe_bed, Execution::kPipelined);
+  // The figures of docs/validation.md's table.
   const std::string times =
-      fmt::format("chunk {:.2f} us, pipelined {:.2f} us", chunk * 1e6, pipelined * 1e6);
-  if (c.bandwidth_bound) {
-    EXPECT_NEAR(pipelined, chunk, 0.02 * chunk) << times;
-  } else {
-    EXPECT_GE(pipelined, 0.98 * chunk) << times;
-  }
+      fmt::format("chunk {:.2f} us, pipelined {:.2f} us ({:+.2f}%)", chunk * 1e6, pipelined * 1e6,
+                  (pipelined / chunk - 1.0) * 100.0);
+  std::cout << "  " << times << "\n";
+  EXPECT_NEAR(pipelined, chunk, c.tolerance * chunk) << times;
 }
 
 // 1 GiB over 2 channels: 1024 chunks of 512 KiB per channel. H: 4 node hops on 4 x 1 GPU
-// (fill 0.3%); 2 x 8 GPUs, 7 + 1 + 1 + 7 = 16 (1.5%); 1 x 8 GPUs, 14 (1.3%).
+// (fill 0.3%); 2 x 8 GPUs, 7 + 1 + 1 + 7 = 16 (1.5%); 1 x 8 GPUs, 14 (1.3%). Fill-dominated:
+// 32 chunks per channel over H = 16 (2 x 8, 256 MiB), 8 over H = 18 (4 x 8, 64 MiB), and 2 over
+// H = 8 (10 x 1 GPU at 16 MiB on NCCL's 16 channels).
 INSTANTIATE_TEST_SUITE_P(
     Trees,
     TreeExecutionsAgree,
-    ::testing::Values(TreeCase{"FourNodesOneGpu1GiB", 4, 1, 1 << 30, 2, true},
-                      TreeCase{"TwoNodes1GiB", 2, 8, 1 << 30, 2, true},
-                      TreeCase{"OneNode1GiB", 1, 8, 1 << 30, 2, true},
-                      TreeCase{"TwoNodes256MiB16Channels", 2, 8, 256 << 20, 16, false},
-                      TreeCase{"FourNodes64MiB16Channels", 4, 8, 64 << 20, 16, false}),
+    ::testing::Values(TreeCase{"FourNodesOneGpu1GiB", 4, 1, 1 << 30, 2},
+                      TreeCase{"TwoNodes1GiB", 2, 8, 1 << 30, 2},
+                      TreeCase{"OneNode1GiB", 1, 8, 1 << 30, 2},
+                      TreeCase{"TwoNodes256MiB16Channels", 2, 8, 256 << 20, 16, 0.19},
+                      TreeCase{"FourNodes64MiB16Channels", 4, 8, 64 << 20, 16, 0.07},
+                      TreeCase{"TenNodesOneGpu16MiB", 10, 1, 16 << 20, std::nullopt, 0.07}),
     [](const ::testing::TestParamInfo<TreeCase>& param_info) { return param_info.param.name; });
 
 }  // namespace

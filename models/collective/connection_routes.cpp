@@ -1,0 +1,97 @@
+// File: models/collective/connection_routes.cpp
+// Routes of ring hops and tree edges, computed once each.
+#include "models/collective/connection_routes.hpp"
+
+#include <algorithm>
+
+namespace railsim::models {
+
+Paths hop_paths(const System& system,
+                const Communicator& comm,
+                const RingHop& hop,
+                std::uint64_t queue_pair) {
+  const int src_node = comm.node_of(hop.src);
+  const int src_gpu = comm.gpu_of(hop.src);
+  if (!hop.inter_node) {
+    return {system.route_in_node(src_node, src_gpu, comm.gpu_of(hop.dst))};
+  }
+  const Endpoint src{src_node, hop.send_nic, hop.relay_gpu >= 0 ? hop.relay_gpu : src_gpu};
+  const Endpoint dst{comm.node_of(hop.dst), hop.recv_nic, comm.gpu_of(hop.dst)};
+  Paths paths = system.routes(src, dst, queue_pair);
+  if (hop.relay_gpu >= 0) {
+    // PXN: over NVLink to the GPU beside the NIC first.
+    const std::vector<sim::LinkId> relay = system.route_in_node(src_node, src_gpu, hop.relay_gpu);
+    for (auto& path : paths) {
+      path.insert(path.begin(), relay.begin(), relay.end());
+    }
+  }
+  return paths;
+}
+
+sim::Duration path_latency(const sim::FlowNetwork& network,
+                           std::span<const std::vector<sim::LinkId>> paths) {
+  sim::Duration longest{};
+  for (const auto& path : paths) {
+    sim::Duration sum{};
+    for (const sim::LinkId link : path) {
+      sum += network.link(link).latency;
+    }
+    longest = std::max(longest, sum);
+  }
+  return longest;
+}
+
+DagTask connection_task(RouteSpan route,
+                        sim::Bytes payload,
+                        bool inter_node,
+                        const CollectiveTiming& timing) {
+  const sim::Bytes wire = wire_bytes(payload, timing.wire_factor);
+  DagTask task;
+  task.flows.reserve(route.count);
+  for (std::uint32_t i = 0; i < route.count; ++i) {
+    task.flows.push_back({route.first + i, even_share(wire, route.count, i)});
+  }
+  task.flow_cap = timing.flow_cap(route.count);
+  task.hold = timing.hop_latency(inter_node);
+  return task;
+}
+
+ConnectionRoutes::ConnectionRoutes(const System& system,
+                                   const Communicator& comm,
+                                   std::size_t connections,
+                                   int qps)
+    : system_(system),
+      comm_(comm),
+      qps_(std::max(1, qps)),
+      spans_(connections * static_cast<std::size_t>(qps_)) {}
+
+RouteSpan ConnectionRoutes::route(std::size_t connection, int channel, const RingHop& hop, int qp) {
+  const int queue_pair = hop.inter_node ? qp : 0;
+  std::optional<RouteSpan>& span =
+      spans_[connection * static_cast<std::size_t>(qps_) + static_cast<std::size_t>(queue_pair)];
+  if (!span) {
+    const Paths lanes =
+        hop_paths(system_, comm_, hop,
+                  static_cast<std::uint64_t>(channel) * static_cast<std::uint64_t>(qps_) +
+                      static_cast<std::uint64_t>(queue_pair));
+    span = RouteSpan{static_cast<std::uint32_t>(paths_.size()),
+                     static_cast<std::uint32_t>(lanes.size())};
+    paths_.insert(paths_.end(), lanes.begin(), lanes.end());
+  }
+  return *span;
+}
+
+std::vector<std::uint32_t> ConnectionRoutes::all_paths(std::size_t connection,
+                                                       int channel,
+                                                       const RingHop& hop) {
+  std::vector<std::uint32_t> flat;
+  for (int q = 0; q < (hop.inter_node ? qps_ : 1); ++q) {
+    const RouteSpan span = route(connection, channel, hop, q);
+    for (std::uint32_t i = 0; i < span.count; ++i) {
+      flat.push_back(span.first + i);
+    }
+  }
+  return flat;
+}
+
+}  // namespace railsim::models
