@@ -161,12 +161,19 @@ RingPipeline pipeline(const RingPlan& plan, int channel) {
     }
     // Over a loop's steps, position p sends pieces p, p-1, ..., p-steps+1 (mod n): all n pieces
     // steps / n times over, plus the first steps % n of that sequence.
+    // The m = steps % n extra pieces of position p are a window p, p-1, ..., p-m+1 (mod n):
+    // slide it one position at a time, O(n) per loop instead of O(n m).
+    const int m = pipe.steps % n;
+    const auto piece = [&](int q) { return pieces[at(l * parts + (q % n + n) % n)]; };
+    sim::Bytes window;
+    for (int s = 0; s < m; ++s) {
+      window += piece(-s);
+    }
     for (int p = 0; p < n; ++p) {
-      sim::Bytes sent = loop_total * (pipe.steps / n);
-      for (int s = 0; s < pipe.steps % n; ++s) {
-        sent += pieces[at(l * parts + ((p - s) % n + n) % n)];
+      if (p > 0) {
+        window = window + piece(p) - piece(p - m);
       }
-      pipe.connection_bytes[at(p)] += sent;
+      pipe.connection_bytes[at(p)] += loop_total * (pipe.steps / n) + window;
     }
   }
   const std::int64_t last_piece = pieces[at((pipe.loops - 1) * parts)].count;

