@@ -158,10 +158,13 @@ class ExecutionsAgree : public ::testing::TestWithParam<AgreementCase> {};
 // The pipelined run times each channel with the recurrence the chunk-accurate run follows
 // (pipeline_time.hpp), its rates from flow groups instead of one flow per slice: the two agree
 // within 2% whether the bytes or the pipeline's fill dominate, but for three fill-dominated
-// cases (docs/validation.md): a short multi-node ring and a misaligned one, where the chunk
-// run's slices find links left idle by stalled neighbours (pipelined 3.6% and 2.3% slower), and
-// a Broadcast chain of 63 hops, whose fill the pipelined run takes at the links' even share
-// when the chunk run finds them partly busy (14% faster).
+// cases (docs/validation.md): a short multi-node ring and a misaligned one, whose NVLink hops
+// the recurrence times at their port's even share among all channels while the chunk run's
+// channels drift apart and its slices find the port shared by fewer (pipelined 3.6% and 2.3%
+// slower), and a Broadcast chain of 63 hops whose channels cross each node in step, where
+// every slice but a chain's first queues behind the other channels' on NVLink ports 93% busy
+// and reaches the next NIC later, node after node, while the recurrence has one pace per hop
+// (14% faster). Closing them needs a pace per slice, not per connection.
 TEST_P(ExecutionsAgree, WithinTolerance) {
   const AgreementCase& c = GetParam();
   Testbed chunk_bed(c.nodes, "dgx-h100", c.rails, 2.0);
