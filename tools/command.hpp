@@ -22,5 +22,6 @@ int run_p2p(const std::vector<std::string>& args, std::ostream& out);
 int run_collective(const std::vector<std::string>& args, std::ostream& out);
 int run_run(const std::vector<std::string>& args, std::ostream& out);
 int run_compare(const std::vector<std::string>& args, std::ostream& out);
+int run_parse(const std::vector<std::string>& args, std::ostream& out);
 
 }  // namespace railsim::tools

@@ -31,6 +31,8 @@ constexpr Command kCommands[] = {
      run_collective},
     {"run", "a scenario's collective workload on its system", run_run},
     {"compare", "one workload on several systems, side by side", run_compare},
+    {"parse", "a real tool's output (perftest, nccl-tests, nvidia-smi topo, ...) as JSON or CSV",
+     run_parse},
 };
 
 void print_help(std::ostream& out) {
