@@ -1,33 +1,23 @@
 // File: tests/models/collective/nic_down_test.cpp
 // A NIC lost: NCCL leaves it out of the node's topology and its GPUs move to the nearest NIC
 // left, which then carries their channels too.
-#include "models/collective/collective_run.hpp"
+#include "collective_testbed.hpp"
+
 #include "models/collective/ring_layout.hpp"
-#include "models/hardware/node_presets.hpp"
 #include "sim/input_error.hpp"
 
 #include <gtest/gtest.h>
 
-#include <memory>
 #include <string>
 
 namespace railsim::models {
 namespace {
 
-// The PCIe Gen5 x16 link of each NIC at 0.78 (kPcieEfficiency), GB/s per direction.
-constexpr double kGen5GBps = 32.0 * 16.0 * 128.0 / 130.0 / 8.0 * 0.78;
+using testing::kGen5GBps;
 
-struct Testbed {
-  sim::Simulator simulator;
-  sim::FlowNetwork network{simulator};
-  std::unique_ptr<System> system;
-
-  Testbed() {
-    SystemSpec spec;
-    spec.node = node_preset("dgx-h100");
-    spec.nodes = 2;
-    system = std::make_unique<System>(spec, network);
-  }
+// Two dgx-h100 nodes, 16 ranks, with the named fabric link taken out of service.
+struct Testbed : testing::CollectiveBed {
+  Testbed() : CollectiveBed(2, 8) {}
 
   void take_down(const std::string& name) {
     for (std::uint32_t i = 0; i < network.link_count(); ++i) {
@@ -57,14 +47,9 @@ TEST(NicDown, TheNicLeftCarriesTwiceTheChannelsAndHalvesTheRing) {
   // half the 393.2 of the healthy pair.
   Testbed bed;
   bed.take_down("n1.mlx5_0>leaf0");
-  CollectiveRequest request;
-  request.size = sim::gib(1);
-  request.comm = {2, 8};
-  request.algorithm = Algorithm::kRing;
-  request.protocol = Protocol::kSimple;
-  request.channels = 16;
-  request.execution = Execution::kPipelined;
-  const double busbw = run_collective(*bed.system, bed.network, bed.simulator, request).busbw_GBps;
+  const double busbw = bed.run(CollectiveOp::kAllReduce, sim::gib(1), Algorithm::kRing,
+                               Protocol::kSimple, 16, Execution::kPipelined)
+                           .busbw_GBps;
   const double expected = 16.0 * kGen5GBps / 4.0;
   EXPECT_NEAR(busbw, expected, 0.01 * expected);
 }

@@ -3,13 +3,11 @@
 // of max-min sharing, and the errors for streams the system cannot carry.
 #include "models/system/background_traffic.hpp"
 
-#include "models/collective/collective_run.hpp"
-#include "models/hardware/node_presets.hpp"
+#include "../collective/collective_testbed.hpp"
+
 #include "sim/input_error.hpp"
 
 #include <gtest/gtest.h>
-
-#include <memory>
 
 namespace railsim::models {
 namespace {
@@ -17,20 +15,11 @@ namespace {
 // Per direction, GB/s: an NDR port's IB payload, 50 x 4096 / 4122 (MTU 4096, 26 B of headers);
 // the PCIe Gen5 x16 link of each NIC and GPU at 0.78 (kPcieEfficiency).
 constexpr double kPortGBps = 50.0 * 4096.0 / 4122.0;
-constexpr double kGen5GBps = 32.0 * 16.0 * 128.0 / 130.0 / 8.0 * 0.78;
+using testing::kGen5GBps;
 
-// dgx-h100 nodes under one leaf per rail.
-struct Testbed {
-  sim::Simulator simulator;
-  sim::FlowNetwork network{simulator};
-  std::unique_ptr<System> system;
-
-  explicit Testbed(int nodes) {
-    SystemSpec spec;
-    spec.node = node_preset("dgx-h100");
-    spec.nodes = nodes;
-    system = std::make_unique<System>(spec, network);
-  }
+// dgx-h100 nodes under one leaf per rail; collectives over the first two.
+struct Testbed : testing::CollectiveBed {
+  explicit Testbed(int nodes) : CollectiveBed(nodes, 8) { comm = {2, 8}; }
 };
 
 // A 1 GiB ring AllReduce (Simple, 16 channels) on nodes 0-1 of three while node 2 streams into
@@ -38,14 +27,10 @@ struct Testbed {
 double busbw_with_stream(double load) {
   Testbed bed(3);
   start_background(*bed.system, bed.network, {{2, 1, load, {}, "test"}});
-  CollectiveRequest request;
-  request.size = sim::gib(1);
-  request.comm = {2, 8};
-  request.algorithm = Algorithm::kRing;
-  request.protocol = Protocol::kSimple;
-  request.channels = 16;
-  request.execution = Execution::kPipelined;
-  return run_collective(*bed.system, bed.network, bed.simulator, request).busbw_GBps;
+  return bed
+      .run(CollectiveOp::kAllReduce, sim::gib(1), Algorithm::kRing, Protocol::kSimple, 16,
+           Execution::kPipelined)
+      .busbw_GBps;
 }
 
 TEST(BackgroundTraffic, AStreamAtHalfThePortRateTakesAThirdOfTheNicLink) {
