@@ -39,6 +39,9 @@ class TextInput {
 
   const std::string& name() const { return name_; }
 
+  // The whole text as read (for a content hash).
+  const std::string& text() const { return text_; }
+
   int line_count() const { return static_cast<int>(lines_.size()); }
 
   // The text of line `number` (1-based, 1 <= number <= line_count()), without its newline.

@@ -23,5 +23,6 @@ int run_collective(const std::vector<std::string>& args, std::ostream& out);
 int run_run(const std::vector<std::string>& args, std::ostream& out);
 int run_compare(const std::vector<std::string>& args, std::ostream& out);
 int run_parse(const std::vector<std::string>& args, std::ostream& out);
+int run_calibrate(const std::vector<std::string>& args, std::ostream& out);
 
 }  // namespace railsim::tools

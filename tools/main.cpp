@@ -33,6 +33,8 @@ constexpr Command kCommands[] = {
     {"compare", "one workload on several systems, side by side", run_compare},
     {"parse", "a real tool's output (perftest, nccl-tests, nvidia-smi topo, ...) as JSON or CSV",
      run_parse},
+    {"calibrate", "fit the model's parameters to perftest / nccl-tests outputs: a profile",
+     run_calibrate},
 };
 
 void print_help(std::ostream& out) {

@@ -6,6 +6,7 @@
 // socket (as without --use_cuda), with NODE:GPU in that GPU.
 #include "models/scenario/quantity.hpp"
 #include "models/scenario/system_file.hpp"
+#include "models/system/rdma_bench.hpp"
 #include "models/system/system.hpp"
 #include "sim/input_error.hpp"
 #include "sim/simulator.hpp"
@@ -52,97 +53,11 @@ models::Endpoint parse_endpoint(const std::string& text, const char* option) {
   return endpoint;
 }
 
-// A fresh model of the system with its faults applied, for one measurement.
-struct Bench {
-  explicit Bench(const models::scenario::SystemFile& file) : system(file.system, network) {
-    models::scenario::apply_faults(file, system, network);
-  }
-
-  const models::Nic& nic(models::Endpoint end) const {
-    const int index = system.compute_nics().at(static_cast<std::size_t>(end.nic));
-    return system.spec().node.nics[static_cast<std::size_t>(index)];
-  }
-
-  sim::Simulator simulator;
-  sim::FlowNetwork network{simulator};
-  models::System system;
-};
-
-struct Row {
-  std::int64_t size;
-  std::int64_t iterations;
-  double peak_bytes_per_s;
-  double average_bytes_per_s;
-  double one_message_us;
-};
-
-// One size: `iterations` messages of `size` bytes, back to back on one queue pair, as one flow
-// capped at the queue pair's message rate.
-Row measure(const models::scenario::SystemFile& file,
-            models::Endpoint from,
-            models::Endpoint to,
-            std::int64_t size,
-            std::int64_t iterations) {
-  Bench bench(file);
-  const double message_rate = bench.nic(from).message_rate_per_qp;
-  // The stream over each of the routing's paths in equal shares (one path unless adaptive).
-  const std::vector<std::vector<sim::LinkId>> paths = bench.system.routes(from, to);
-  const auto shares = static_cast<std::int64_t>(paths.size());
-  sim::FlowRecord record;
-  for (std::int64_t k = 0; k < shares; ++k) {
-    sim::FlowSpec stream;
-    stream.path = paths[static_cast<std::size_t>(k)];
-    stream.size = sim::bytes((size * iterations + shares - 1 - k) / shares);
-    stream.rate_cap =
-        sim::bytes_per_s(static_cast<double>(size) * message_rate / static_cast<double>(shares));
-    stream.on_complete = [&record](const sim::FlowRecord& r) {
-      record.start = r.start;
-      record.drained = std::max(record.drained, r.drained);
-      record.end = std::max(record.end, r.end);
-    };
-    bench.network.start_flow(std::move(stream));
-  }
-  bench.simulator.run();
-  const double total = static_cast<double>(size * iterations);
-  const sim::Duration latency = record.end - record.drained;
-  const double steady = total / sim::to_seconds(record.drained - record.start);
-  return {size, iterations, steady, total / sim::to_seconds(record.end - record.start),
-          sim::to_us(latency) + static_cast<double>(size) / steady * 1e6};
-}
-
-// One message of `size` bytes alone on its path (ib_write_lat keeps one in flight): the path's
-// link latencies plus its transfer at the path's bottleneck rate, both from one flow through
-// the engine, plus the processing latency of the NIC at each end.
-sim::Duration one_way(const models::scenario::SystemFile& file,
-                      models::Endpoint from,
-                      models::Endpoint to,
-                      std::int64_t size) {
-  Bench bench(file);
-  sim::FlowSpec message;
-  message.path = bench.system.route(from, to);
-  message.size = sim::bytes(size);
-  sim::Duration delivered{};
-  message.on_complete = [&delivered](const sim::FlowRecord& r) { delivered = r.end - r.start; };
-  bench.network.start_flow(std::move(message));
-  bench.simulator.run();
-  return delivered + bench.nic(from).processing_latency + bench.nic(to).processing_latency;
-}
-
 struct LatencyRow {
   std::int64_t size = 0;
   std::int64_t iterations = 0;
   double latency_us = 0.0;  // every statistic of a deterministic model: t_min = t_avg = ...
 };
-
-// ib_write_lat's figure: half the round trip, so a fault on one direction counts half.
-LatencyRow measure_latency(const models::scenario::SystemFile& file,
-                           models::Endpoint from,
-                           models::Endpoint to,
-                           std::int64_t size,
-                           std::int64_t iterations) {
-  const sim::Duration round_trip = one_way(file, from, to, size) + one_way(file, to, from, size);
-  return {size, iterations, sim::to_us(round_trip) / 2.0};
-}
 
 std::string buffer_text(models::Endpoint end) {
   return end.gpu == models::kHostMemory ? fmt::format("node {} host memory", end.node)
@@ -167,14 +82,16 @@ void print_banner(std::ostream& out,
   fmt::print(out, " Buffers         : {} -> {}\n", buffer_text(from), buffer_text(to));
 }
 
-void print_bandwidth_table(std::ostream& out, const std::vector<Row>& rows, bool gbits) {
+void print_bandwidth_table(std::ostream& out,
+                           const std::vector<models::RdmaStreamResult>& rows,
+                           bool gbits) {
   const auto in_unit = [gbits](double bytes_per_s) {
     return gbits ? bytes_per_s * 8e-9 : bytes_per_s / (1024.0 * 1024.0);
   };
   const char* unit = gbits ? "Gb/sec" : "MB/sec";
   fmt::print(out, "{} #bytes     #iterations    BW peak[{}]    BW average[{}]   MsgRate[Mpps]\n",
              kRule, unit, unit);
-  for (const Row& r : rows) {
+  for (const models::RdmaStreamResult& r : rows) {
     fmt::print(out, " {:<7}    {:<7}          {:<7.2f}            {:<7.2f}\t\t   {:<7.6f}\n",
                r.size, r.iterations, in_unit(r.peak_bytes_per_s), in_unit(r.average_bytes_per_s),
                r.average_bytes_per_s / static_cast<double>(r.size) * 1e-6);
@@ -318,6 +235,10 @@ int run_p2p(const std::vector<std::string>& args, std::ostream& out) {
                    .name;
   }
 
+  const models::SystemPreparation prepare = [&file](models::System& system,
+                                                    sim::FlowNetwork& network) {
+    models::scenario::apply_faults(file, system, network);
+  };
   const auto print_json = [&](nlohmann::ordered_json rows) {
     const nlohmann::ordered_json doc = {
         {"test", test}, {"system", system_name}, {"rows", std::move(rows)}};
@@ -327,7 +248,8 @@ int run_p2p(const std::vector<std::string>& args, std::ostream& out) {
     std::vector<LatencyRow> rows;
     rows.reserve(sizes.size());
     for (std::int64_t size : sizes) {
-      rows.push_back(measure_latency(file, from, to, size, iterations));
+      rows.push_back(
+          {size, iterations, models::rdma_write_latency_us(spec, prepare, from, to, size)});
     }
     if (format == "json") {
       nlohmann::ordered_json json_rows = nlohmann::ordered_json::array();
@@ -341,14 +263,14 @@ int run_p2p(const std::vector<std::string>& args, std::ostream& out) {
     print_latency_table(out, rows);
     return 0;
   }
-  std::vector<Row> rows;
+  std::vector<models::RdmaStreamResult> rows;
   rows.reserve(sizes.size());
   for (std::int64_t size : sizes) {
-    rows.push_back(measure(file, from, to, size, iterations));
+    rows.push_back(models::rdma_write_stream(spec, prepare, from, to, size, iterations));
   }
   if (format == "json") {
     nlohmann::ordered_json json_rows = nlohmann::ordered_json::array();
-    for (const Row& r : rows) {
+    for (const models::RdmaStreamResult& r : rows) {
       json_rows.push_back({{"size_bytes", r.size},
                            {"iterations", r.iterations},
                            {"bw_avg_Gbps", r.average_bytes_per_s * 8e-9},

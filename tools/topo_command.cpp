@@ -4,8 +4,17 @@
 // legend and NIC legend after it), so a real dump and the model can be laid side by side; then
 // the fabric's figures (FabricSummary) and, with --links, every link by the name faults use.
 // --format dot draws one node and the fabric for Graphviz.
+// `railsim topo --import-nvidia-smi DUMP [--ibdev2netdev FILE] [-o OUT.json]` infers a node from a
+// real dump (calibrate/topo_import.hpp) and writes it as a scenario file that --system reads:
+// to OUT.json, then the node's matrix on stdout to lay beside the dump; or the file on stdout.
+#include "calibrate/ibdev2netdev.hpp"
+#include "calibrate/nvidia_smi_topo.hpp"
+#include "calibrate/text_input.hpp"
+#include "calibrate/topo_import.hpp"
 #include "models/hardware/node_presets.hpp"
 #include "models/hardware/topo_matrix.hpp"
+#include "models/scenario/json_reader.hpp"
+#include "models/scenario/node_writer.hpp"
 #include "models/scenario/system_file.hpp"
 #include "models/system/fabric_summary.hpp"
 #include "models/system/system.hpp"
@@ -14,6 +23,7 @@
 #include "sim/simulator.hpp"
 #include "tools/command.hpp"
 #include "tools/command_line.hpp"
+#include "tools/output_file.hpp"
 #include "tools/rate_text.hpp"
 #include "tools/topo_dot.hpp"
 
@@ -25,8 +35,10 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <initializer_list>
 #include <map>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -279,28 +291,128 @@ nlohmann::ordered_json links_json(const sim::FlowNetwork& network) {
   return links;
 }
 
+// The node as the scenario file --system reads: two of it on the default fabric, as a preset
+// name gives, with the fabric's link layer that of the node's compute NICs.
+nlohmann::ordered_json imported_system(const models::NodeSpec& node, const std::string& dump) {
+  nlohmann::ordered_json doc;
+  doc["name"] = node.name;
+  doc["description"] = fmt::format(
+      "railsim topo --import-nvidia-smi {}: check the models and rates marked (assumed)", dump);
+  nlohmann::ordered_json system;
+  system["node"] = models::scenario::node_json(node);
+  system["nodes"] = 2;
+  const auto compute = std::find_if(node.nics.begin(), node.nics.end(), [](const models::Nic& nic) {
+    return nic.role == models::NicRole::kCompute;
+  });
+  if (compute != node.nics.end() && compute->transport == models::Transport::kRoce) {
+    system["fabric"] = {{"transport", transport_key(compute->transport)}};
+  }
+  doc["system"] = std::move(system);
+  return doc;
+}
+
+// A node the scenario reader would refuse, said in the dump's terms rather than the file's.
+void check_simulable(const models::NodeSpec& node, const std::string& dump) {
+  if (node.nics.empty()) {
+    throw sim::InputError(fmt::format(
+        "{}: expected NIC columns in the matrix (a simulated node reaches the fabric through a "
+        "compute NIC), got GPUs only; run nvidia-smi topo -m where the NICs are visible",
+        dump));
+  }
+  if (std::none_of(node.nics.begin(), node.nics.end(),
+                   [](const models::Nic& nic) { return nic.role == models::NicRole::kCompute; })) {
+    throw sim::InputError(fmt::format(
+        "{}: expected a NIC that is up and of the fabric's link layer for the GPUs, got none "
+        "(ibdev2netdev shows every NIC down or of another link layer)",
+        dump));
+  }
+}
+
+// Everything is built and checked in memory first, so an error leaves no file behind.
+int run_import(const std::string& dump,
+               const std::string& ports_file,
+               const std::string& output,
+               std::ostream& out) {
+  const calibrate::TextInput input = calibrate::TextInput::from_file(dump);
+  const calibrate::NvidiaSmiTopo topo = calibrate::parse_nvidia_smi_topo(input);
+  std::optional<calibrate::Ibdev2netdevOutput> ports;
+  if (!ports_file.empty()) {
+    ports = calibrate::parse_ibdev2netdev(calibrate::TextInput::from_file(ports_file));
+  }
+  const calibrate::TopoImport imported =
+      calibrate::import_nvidia_smi_topo(topo, input.name(), ports ? &*ports : nullptr);
+  check_simulable(imported.node, dump);
+  const std::string text = imported_system(imported.node, dump).dump(2) + "\n";
+  // What --system will read: a failure here is a writer bug, reported before anything is written.
+  (void)models::scenario::read_system(
+      models::scenario::parse_json(text, output.empty() ? "<stdout>" : output).root());
+  for (const std::string& assumed : imported.assumed) {
+    fmt::print(stderr, "railsim: warning: {}: not in the dump, assumed (check it): {}\n", dump,
+               assumed);
+  }
+  for (const std::string& note : imported.notes) {
+    fmt::print(stderr, "railsim: note: {}: {}\n", dump, note);
+  }
+  if (output.empty()) {
+    out << text;
+    return 0;
+  }
+  write_output_file(output, text, "-o");
+  print_text(imported.node, models::topo_matrix(imported.node), out);
+  fmt::print(out, "\nWrote {} (railsim topo --system {} reads it)\n", output, output);
+  return 0;
+}
+
 }  // namespace
 
 int run_topo(const std::vector<std::string>& args, std::ostream& out) {
   std::string system_arg;
   std::string format;
+  std::string dump;
+  std::string ports_file;
+  std::string output;
   int nodes = 0;
   po::options_description options(
-      "railsim topo --system PRESET|FILE [--nodes N] [--format text|json|dot] [--links]");
+      "railsim topo --system PRESET|FILE [--nodes N] [--format text|json|dot] [--links]\n"
+      "railsim topo --import-nvidia-smi DUMP [--ibdev2netdev FILE] [-o OUT.json]");
   const std::string system_help =
       fmt::format("a node preset ({}; 2 nodes on the default fabric) or a system file (.json)",
                   fmt::join(models::node_preset_names(), ", "));
-  options.add_options()("system", po::value(&system_arg)->required(), system_help.c_str())(
+  options.add_options()("system", po::value(&system_arg), system_help.c_str())(
       "nodes", po::value(&nodes), "nodes in the system, overriding the preset's 2 or the file's")(
       "format", po::value(&format)->default_value("text"),
       "text (as nvidia-smi topo -m, then the fabric), json or dot (Graphviz)")(
-      "links", "also list every link: name, capacity, latency (the names faults refer to)");
+      "links", "also list every link: name, capacity, latency (the names faults refer to)")(
+      "import-nvidia-smi", po::value(&dump),
+      "infer a node from a saved `nvidia-smi topo -m` and write it as a system file")(
+      "ibdev2netdev", po::value(&ports_file),
+      "with --import-nvidia-smi: saved `ibdev2netdev [-v]` output (NIC states, link layers)")(
+      "output,o", po::value(&output),
+      "with --import-nvidia-smi: the file to write (then the matrix goes to stdout); stdout "
+      "if absent");
   po::variables_map vm;
   if (!parse_command_line(args, options,
                           "Prints a server's GPU and NIC distance matrix as nvidia-smi topo -m "
                           "does, and the fabric's figures; or draws both for Graphviz.",
                           out, vm)) {
     return 0;
+  }
+  if (vm.count("import-nvidia-smi") > 0) {
+    for (const char* other : {"system", "nodes", "format", "links"}) {
+      if (vm.count(other) > 0 && !vm[other].defaulted()) {
+        throw sim::InputError(fmt::format(
+            "--{}: not with --import-nvidia-smi (give the written file to --system)", other));
+      }
+    }
+    return run_import(dump, ports_file, output, out);
+  }
+  for (const char* import_only : {"ibdev2netdev", "output"}) {
+    if (vm.count(import_only) > 0) {
+      throw sim::InputError(fmt::format("--{}: only with --import-nvidia-smi", import_only));
+    }
+  }
+  if (vm.count("system") == 0) {
+    throw sim::InputError("expected --system PRESET|FILE or --import-nvidia-smi DUMP, got neither");
   }
   if (format != "text" && format != "json" && format != "dot") {
     throw sim::InputError("--format: expected text, json or dot, got '" + format + "'");

@@ -140,17 +140,19 @@ CollectiveTiming timing_for(const TuningTopology& topology,
                             Algorithm algorithm,
                             Protocol protocol,
                             int channels,
-                            int qps_per_connection) {
+                            const CollectiveRequest& request) {
+  const CollectiveCalibration& calibration = request.calibration;
   CollectiveTiming timing;
-  timing.base_latency = from_us(base_latency_us(algorithm, protocol));
+  timing.base_latency = from_us(base_latency_us(algorithm, protocol)) + calibration.base_latency;
   double intra_us =
       hop_latency_us(topology.intra_nvlink ? HopKind::kNvlink : HopKind::kPci, algorithm, protocol);
   if (algorithm == Algorithm::kRing && topology.nodes > 1) {
     // Multi-node rings: an intra-node hop costs at least the network post overhead.
     intra_us = std::max(intra_us, net_overhead_us(topology.cpu, protocol));
   }
-  timing.intra_hop_latency = from_us(intra_us);
-  timing.inter_hop_latency = from_us(hop_latency_us(HopKind::kNet, algorithm, protocol));
+  timing.intra_hop_latency = from_us(intra_us) + calibration.step(protocol);
+  timing.inter_hop_latency =
+      from_us(hop_latency_us(HopKind::kNet, algorithm, protocol)) + calibration.step(protocol);
   timing.wire_factor = wire_bytes_per_payload_byte(protocol);
   double cap_gbytes_per_s = std::numeric_limits<double>::infinity();
   if (const auto per_channel = per_channel_cap_GBps(topology, algorithm, protocol)) {
@@ -162,7 +164,7 @@ CollectiveTiming timing_for(const TuningTopology& topology,
   if (std::isfinite(cap_gbytes_per_s)) {
     timing.connection_cap = sim::gbytes_per_s(cap_gbytes_per_s);
   }
-  timing.qps_per_connection = qps_per_connection;
+  timing.qps_per_connection = request.qps_per_connection;
   return timing;
 }
 
@@ -264,8 +266,7 @@ CollectiveResult run_collective(const System& system,
           ring_layout(system, comm, {channels, request.cross_nic, request.pxn});
       RingPlan plan = make_ring_plan(request.op, protocol, request.size, layout.rings);
       result.execution = execution_for(request, plan.transfer_count());
-      const CollectiveTiming timing =
-          timing_for(topology, algorithm, protocol, channels, request.qps_per_connection);
+      const CollectiveTiming timing = timing_for(topology, algorithm, protocol, channels, request);
       end = execute(
           simulator, network, result.execution, timing.base_latency, trace,
           [&] { return ring_dag(system, comm, plan, layout, timing, traced); },
@@ -277,8 +278,7 @@ CollectiveResult run_collective(const System& system,
     case Algorithm::kTree: {
       TreePlan plan = make_tree_plan(protocol, request.size, comm, channels);
       result.execution = execution_for(request, plan.transfer_count());
-      const CollectiveTiming timing =
-          timing_for(topology, algorithm, protocol, channels, request.qps_per_connection);
+      const CollectiveTiming timing = timing_for(topology, algorithm, protocol, channels, request);
       end = execute(
           simulator, network, result.execution, timing.base_latency, trace,
           [&] { return tree_dag(system, plan, timing, traced); },
@@ -288,10 +288,11 @@ CollectiveResult run_collective(const System& system,
     case Algorithm::kNvls: {
       const NvlsPlan plan = make_nvls_plan(request.op, request.size, comm.ranks(), channels);
       result.execution = execution_for(request, plan.transfer_count());
-      const NvlsTiming timing{from_us(hop_latency_us(HopKind::kNvlink, algorithm, protocol)),
+      const NvlsTiming timing{from_us(hop_latency_us(HopKind::kNvlink, algorithm, protocol)) +
+                                  request.calibration.step(protocol),
                               1.0 / nvls_efficiency(topology.arch)};
       end = execute(
-          simulator, network, result.execution, sim::Duration::zero(), trace,
+          simulator, network, result.execution, request.calibration.base_latency, trace,
           [&] { return nvls_dag(system, plan, timing, traced); },
           [&] { return nvls_pipeline(system, network, plan, timing, traced); });
       break;

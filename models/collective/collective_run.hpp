@@ -9,6 +9,7 @@
 // them. NVLS Tree and PAT are priced by the tuner but not executed (docs/validation.md).
 #pragma once
 
+#include "models/collective/collective_calibration.hpp"
 #include "models/collective/collective_trace.hpp"
 #include "models/collective/collective_types.hpp"
 #include "models/collective/communicator.hpp"
@@ -35,6 +36,7 @@ struct CollectiveRequest {
   bool pxn = true;                     // PXN enabled (NCCL_PXN_DISABLE=0)
   int qps_per_connection = 1;          // NCCL_IB_QPS_PER_CONNECTION
   std::optional<Execution> execution;  // unset: chunk-accurate while that stays small
+  CollectiveCalibration calibration;   // a profile's software costs above NCCL's tables
 };
 
 struct CollectiveResult {

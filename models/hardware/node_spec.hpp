@@ -80,6 +80,10 @@ struct Nic {
   // bottleneck of 49.15 GB/s (0.04 ns), leaves two NICs' share: (1270 - 5 - 0.04) / 2 = 632 ns per
   // end (docs/hardware.md). Taken as the same for CX-6 until a measurement says otherwise.
   sim::Duration processing_latency = sim::ns(632);
+  // Achieved / modelled payload rate of the port (after the fabric's wire efficiency) for RDMA
+  // traffic: what a real NIC loses to its own scheduling and to the transport's acknowledgements.
+  // A calibrated parameter; 1 until a measurement says otherwise (docs/calibration.md).
+  double bandwidth_efficiency = 1.0;
 };
 
 enum class NvlinkKind { kNone, kSwitch, kBridge };
@@ -108,6 +112,9 @@ struct NodeSpec {
   std::vector<Gpu> gpus;
   std::vector<Nic> nics;
   NvlinkDomain nvlink;
+  // Effective / raw rate of every PCIe link of the node (TLP headers, DLLPs, DMA overheads). A
+  // calibrated parameter; default kPcieEfficiency (pcie.hpp gives its source).
+  double pcie_efficiency = kPcieEfficiency;
 };
 
 }  // namespace railsim::models

@@ -186,7 +186,7 @@ void read_pcie_fault(const JsonValue& fault,
   link.lanes = static_cast<int>(fault.at("lanes").as_integer(1, 16));
   sim::Bandwidth rate;
   try {
-    rate = pcie_effective_bandwidth(link);
+    rate = pcie_effective_bandwidth(link, system.node.pcie_efficiency);
   } catch (const sim::InputError& e) {
     throw fault.at("lanes").error(e.what());
   }

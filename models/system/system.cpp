@@ -231,16 +231,16 @@ System::System(SystemSpec spec, sim::FlowNetwork& network)
     Impl::NodeLinks links;
     for (std::size_t s = 0; s < node.switches.size(); ++s) {
       const PcieSwitch& sw = node.switches[s];
-      links.switches.push_back(m.attach(pcie_effective_bandwidth(sw.uplink),
+      links.switches.push_back(m.attach(pcie_effective_bandwidth(sw.uplink, node.pcie_efficiency),
                                         fmt::format("n{}.sw{}", n, s), parent_name(n, sw.parent)));
     }
     for (std::size_t g = 0; g < node.gpus.size(); ++g) {
-      links.gpus.push_back(m.attach(pcie_effective_bandwidth(node.gpus[g].link),
-                                    fmt::format("n{}.gpu{}", n, g),
-                                    parent_name(n, node.gpus[g].parent)));
+      links.gpus.push_back(
+          m.attach(pcie_effective_bandwidth(node.gpus[g].link, node.pcie_efficiency),
+                   fmt::format("n{}.gpu{}", n, g), parent_name(n, node.gpus[g].parent)));
     }
     for (const Nic& nic : node.nics) {
-      links.nics.push_back(m.attach(pcie_effective_bandwidth(nic.link),
+      links.nics.push_back(m.attach(pcie_effective_bandwidth(nic.link, node.pcie_efficiency),
                                     fmt::format("n{}.{}", n, nic.name),
                                     parent_name(n, nic.parent)));
     }
@@ -288,7 +288,8 @@ System::System(SystemSpec spec, sim::FlowNetwork& network)
                                           transport_name(fabric.transport)));
       }
       const sim::Bandwidth rate =
-          sim::Bandwidth{std::min(nic.port_rate.bytes_per_s, fabric.port_rate.bytes_per_s)} * wire;
+          sim::Bandwidth{std::min(nic.port_rate.bytes_per_s, fabric.port_rate.bytes_per_s)} *
+          (wire * nic.bandwidth_efficiency);
       const std::string nic_name = fmt::format("n{}.{}", n, nic.name);
       const std::string leaf_name = fmt::format("leaf{}", leaf_of(n, i));
       m.nodes[at(n)].ports.push_back(

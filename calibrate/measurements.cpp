@@ -1,0 +1,154 @@
+// File: calibrate/measurements.cpp
+#include "calibrate/measurements.hpp"
+
+#include "models/collective/collective_run.hpp"
+#include "models/system/rdma_bench.hpp"
+#include "sim/flow_network.hpp"
+#include "sim/input_error.hpp"
+#include "sim/simulator.hpp"
+
+#include <fmt/format.h>
+
+#include <optional>
+#include <set>
+
+namespace railsim::calibrate {
+namespace {
+
+std::optional<models::CollectiveOp> op_of(const std::string& name) {
+  for (const models::CollectiveOp op : models::kCollectiveOps) {
+    if (models::op_name(op) == name) {
+      return op;
+    }
+  }
+  return std::nullopt;
+}
+
+constexpr std::int64_t kPipelinedFromBytes = std::int64_t{32} << 20;
+
+std::string place(const std::string& file, int line) { return fmt::format("{}:{}", file, line); }
+
+}  // namespace
+
+const char* measured_unit(MeasurementKind kind) {
+  return kind == MeasurementKind::kRdmaBandwidth ? "GB/s" : "us";
+}
+
+void add_nccl_tests(const NcclTestsOutput& output, const std::string& file, MeasurementSet& set) {
+  for (const NcclTestsRun& run : output.runs) {
+    const std::optional<models::CollectiveOp> op = op_of(run.op);
+    if (!op) {
+      set.notes.push_back(fmt::format("{}: {} not used: the model does not run {}",
+                                      place(file, run.line), run.program, run.op));
+      continue;
+    }
+    if (run.devices.empty()) {
+      set.notes.push_back(fmt::format(
+          "{}: {} not used: no 'Using devices' lines, so its nodes and ranks are unknown",
+          place(file, run.line), run.program));
+      continue;
+    }
+    std::set<std::string> hosts;
+    for (const NcclTestsDevice& d : run.devices) {
+      hosts.insert(d.host);
+    }
+    const int nodes = static_cast<int>(hosts.size());
+    if (run.ranks() % nodes != 0) {
+      set.notes.push_back(fmt::format("{}: {} not used: {} ranks do not split evenly over {} hosts",
+                                      place(file, run.line), run.program, run.ranks(), nodes));
+      continue;
+    }
+    for (const NcclTestsRow& row : run.rows) {
+      Measurement m;
+      m.kind = MeasurementKind::kCollectiveTime;
+      m.source = place(file, row.line);
+      m.op = *op;
+      m.nodes = nodes;
+      m.gpus_per_node = run.ranks() / nodes;
+      m.size_bytes = row.size_bytes;
+      m.measured = row.out_of_place.time_us;
+      if (m.size_bytes > 0 && m.measured > 0.0) {
+        set.rows.push_back(std::move(m));
+      }
+    }
+  }
+}
+
+void add_perftest(const PerftestOutput& output, const std::string& file, MeasurementSet& set) {
+  for (const PerftestRun& run : output.runs) {
+    const std::string where = place(file, run.line);
+    if (run.bidirectional) {
+      set.notes.push_back(
+          fmt::format("{}: {} not used: bidirectional streams are not modelled", where, run.title));
+      continue;
+    }
+    if (run.kind == PerftestKind::kLatency && run.verb == PerftestVerb::kRead) {
+      set.notes.push_back(fmt::format(
+          "{}: {} not used: ib_read_lat reports the whole round trip of a read, which the model "
+          "does not run",
+          where, run.title));
+      continue;
+    }
+    if (run.qps > 1) {
+      set.notes.push_back(fmt::format("{}: {} not used: {} queue pairs (the model runs one)", where,
+                                      run.title, run.qps));
+      continue;
+    }
+    for (const PerftestBandwidthRow& row : run.bw_rows) {
+      Measurement m;
+      m.kind = MeasurementKind::kRdmaBandwidth;
+      m.source = place(file, row.line);
+      m.size_bytes = row.size_bytes;
+      m.iterations = row.iterations;
+      m.measured = to_bandwidth(row.bw_average, run.bw_unit).bytes_per_s * 1e-9;
+      if (m.size_bytes > 0 && m.iterations > 0 && m.measured > 0.0) {
+        set.rows.push_back(std::move(m));
+      }
+    }
+    for (const PerftestLatencyRow& row : run.lat_rows) {
+      Measurement m;
+      m.kind = MeasurementKind::kRdmaLatency;
+      m.source = place(file, row.line);
+      m.size_bytes = row.size_bytes;
+      m.iterations = row.iterations;
+      m.measured = row.t_typical_us;
+      if (m.size_bytes > 0 && m.measured > 0.0) {
+        set.rows.push_back(std::move(m));
+      }
+    }
+  }
+}
+
+double predict(const CalibratedModel& model, const Measurement& measurement) {
+  models::SystemSpec spec = model.system;
+  if (measurement.kind != MeasurementKind::kCollectiveTime) {
+    spec.nodes = std::max(spec.nodes, 2);
+    const models::Endpoint from{0, 0, models::kHostMemory};
+    const models::Endpoint to{1, 0, models::kHostMemory};
+    if (measurement.kind == MeasurementKind::kRdmaLatency) {
+      return models::rdma_write_latency_us(spec, {}, from, to, measurement.size_bytes);
+    }
+    return models::rdma_write_stream(spec, {}, from, to, measurement.size_bytes,
+                                     measurement.iterations)
+               .average_bytes_per_s *
+           1e-9;
+  }
+  spec.nodes = measurement.nodes;
+  sim::Simulator simulator;
+  sim::FlowNetwork network(simulator);
+  const models::System system(spec, network);
+  models::CollectiveRequest request;
+  request.op = measurement.op;
+  request.size = sim::bytes(measurement.size_bytes);
+  request.comm = {measurement.nodes, measurement.gpus_per_node};
+  request.calibration = model.collective;
+  // A fit runs every row a hundred times or more: large rows run pipelined, which costs a
+  // fraction of the chunk-accurate run and agrees with it within 2% where transfers are
+  // bandwidth-bound (docs/validation.md); the others keep the default.
+  if (measurement.size_bytes >= kPipelinedFromBytes) {
+    request.execution = models::Execution::kPipelined;
+  }
+  return sim::to_us(models::run_collective(system, network, simulator, request).time);
+}
+
+}  // namespace railsim::calibrate

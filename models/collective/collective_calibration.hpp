@@ -1,0 +1,27 @@
+// File: models/collective/collective_calibration.hpp
+// CollectiveCalibration: the software costs a calibration profile adds to NCCL's tuning tables
+// (docs/calibration.md, "Parameters"). NCCL's own latencies come from its tables
+// (nccl_tuning.hpp); what a real cluster spends above them (kernel launch and proxy thread
+// delays, the GPU threads' per-step synchronisation) has no datasheet figure and is fitted from
+// nccl-tests logs. All zero by default: an uncalibrated run is NCCL's model alone.
+#pragma once
+
+#include "models/collective/collective_types.hpp"
+#include "sim/time.hpp"
+
+#include <array>
+#include <cstddef>
+
+namespace railsim::models {
+
+struct CollectiveCalibration {
+  sim::Duration base_latency{};  // added once per call, to every algorithm's base latency
+  // Added to every step of a hop (intra- and inter-node alike), per protocol in kProtocols order.
+  std::array<sim::Duration, kProtocols.size()> step_latency{};
+
+  sim::Duration step(Protocol protocol) const {
+    return step_latency[static_cast<std::size_t>(protocol)];
+  }
+};
+
+}  // namespace railsim::models
