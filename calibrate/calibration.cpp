@@ -44,6 +44,7 @@ std::vector<const ModelParameter*> default_parameters(const MeasurementSet& set)
         break;
       case MeasurementKind::kRdmaLatency:
         add_once(list, "nic_processing_latency_us");
+        add_once(list, "nic_dma_read_latency_us");
         break;
       case MeasurementKind::kCollectiveTime:
         for (const char* name : {"nvlink_efficiency", "pcie_efficiency", "nic_efficiency",

@@ -68,11 +68,7 @@ double to_free(const FitVariable& v, double x) {
 // Levenberg-Marquardt's view of the fit: the free variables in the unbounded coordinates u.
 struct BoundedFunctor {
   using Scalar = double;
-  using InputType = VectorXd;
-  using ValueType = VectorXd;
   using JacobianType = MatrixXd;
-
-  enum { InputsAtCompileTime = Eigen::Dynamic, ValuesAtCompileTime = Eigen::Dynamic };
 
   Evaluator& evaluate;
   const std::vector<FitVariable>& variables;

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
 #include <optional>
 #include <set>
 
@@ -25,6 +26,22 @@ std::optional<models::CollectiveOp> op_of(const std::string& name) {
 }
 
 constexpr std::int64_t kPipelinedFromBytes = std::int64_t{32} << 20;
+
+// perftest's "Max inline data : 220[B]" setting; its defaults (DEF_INLINE_WRITE 220,
+// DEF_INLINE_SEND_RC_UC 236, perftest_parameters.h) where a release does not print it.
+std::int64_t inline_bytes_of(const PerftestRun& run) {
+  for (const PerftestSetting& setting : run.settings) {
+    if (setting.name == "Max inline data") {
+      std::int64_t value = 0;
+      const std::string& text = setting.value;
+      const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+      if (error == std::errc() && end != text.data()) {
+        return value;
+      }
+    }
+  }
+  return run.verb == PerftestVerb::kSend ? 236 : 220;
+}
 
 std::string place(const std::string& file, int line) { return fmt::format("{}:{}", file, line); }
 
@@ -111,6 +128,7 @@ void add_perftest(const PerftestOutput& output, const std::string& file, Measure
       m.source = place(file, row.line);
       m.size_bytes = row.size_bytes;
       m.iterations = row.iterations;
+      m.inline_bytes = inline_bytes_of(run);
       m.measured = row.t_typical_us;
       if (m.size_bytes > 0 && m.measured > 0.0) {
         set.rows.push_back(std::move(m));
@@ -126,7 +144,8 @@ double predict(const CalibratedModel& model, const Measurement& measurement) {
     const models::Endpoint from{0, 0, models::kHostMemory};
     const models::Endpoint to{1, 0, models::kHostMemory};
     if (measurement.kind == MeasurementKind::kRdmaLatency) {
-      return models::rdma_write_latency_us(spec, {}, from, to, measurement.size_bytes);
+      return models::rdma_write_latency_us(spec, {}, from, to, measurement.size_bytes,
+                                           measurement.inline_bytes);
     }
     return models::rdma_write_stream(spec, {}, from, to, measurement.size_bytes,
                                      measurement.iterations)

@@ -30,8 +30,9 @@ struct Measurement {
   int nodes = 2;          // collectives: hosts in the run; RDMA: 2
   int gpus_per_node = 1;  // collectives only
   std::int64_t size_bytes = 0;
-  std::int64_t iterations = 1;  // RDMA streams: messages per size
-  double measured = 0.0;        // in the kind's unit
+  std::int64_t iterations = 1;      // RDMA streams: messages per size
+  std::int64_t inline_bytes = 220;  // RDMA ping-pongs: perftest's "Max inline data"
+  double measured = 0.0;            // in the kind's unit
 };
 
 struct MeasurementSet {

@@ -35,7 +35,7 @@ void set_step_us(CalibratedModel& m, double us) {
   m.collective.step_latency[static_cast<std::size_t>(P)] = from_us(us);
 }
 
-const std::array<ModelParameter, 9> kParameters = {{
+constexpr std::array<ModelParameter, 10> kParameters = {{
     {"nvlink_efficiency", "fraction",
      "achieved / line rate of NVLink for collective traffic (NvlinkDomain::efficiency)", 0.2, 1.0,
      1e-2, false, [](const CalibratedModel& m) { return m.system.node.nvlink.efficiency; },
@@ -61,6 +61,12 @@ const std::array<ModelParameter, 9> kParameters = {{
      true, [](const CalibratedModel& m) { return us_of(first_nic(m).processing_latency); },
      [](CalibratedModel& m, double v) {
        each_nic(m, [v](models::Nic& nic) { nic.processing_latency = from_us(v); });
+     }},
+    {"nic_dma_read_latency_us", "us",
+     "time a sending NIC takes to fetch a payload not posted inline (Nic::dma_read_latency)", 0.0,
+     50.0, 0.1, true, [](const CalibratedModel& m) { return us_of(first_nic(m).dma_read_latency); },
+     [](CalibratedModel& m, double v) {
+       each_nic(m, [v](models::Nic& nic) { nic.dma_read_latency = from_us(v); });
      }},
     {"collective_base_latency_us", "us",
      "added once per collective call to NCCL's base latency (CollectiveCalibration)", 0.0, 1000.0,

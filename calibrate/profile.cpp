@@ -94,6 +94,26 @@ std::vector<int> int_list(const JsonValue& value, std::int64_t min) {
   return out;
 }
 
+// "3 of the sizes (8 B to 128 B): the profile saw 1024 B to 65536 B", or "" when none is outside.
+std::string sizes_outside(const std::vector<std::int64_t>& sizes,
+                          std::int64_t min_bytes,
+                          std::int64_t max_bytes) {
+  std::vector<std::int64_t> outside;
+  for (const std::int64_t s : sizes) {
+    if (s < min_bytes || s > max_bytes) {
+      outside.push_back(s);
+    }
+  }
+  if (outside.empty()) {
+    return {};
+  }
+  const auto [low, high] = std::minmax_element(outside.begin(), outside.end());
+  const std::string which = outside.size() == 1 ? fmt::format("{} B", *low)
+                                                : fmt::format("{} of the sizes ({} B to {} B)",
+                                                              outside.size(), *low, *high);
+  return fmt::format("{}: the profile saw {} B to {} B", which, min_bytes, max_bytes);
+}
+
 }  // namespace
 
 std::string content_hash(std::string_view content) {
@@ -294,12 +314,12 @@ std::vector<std::string> outside_range(const Profile& profile,
                                        const std::string& op,
                                        int nodes,
                                        int gpus_per_node,
-                                       std::int64_t size_bytes) {
+                                       const std::vector<std::int64_t>& sizes) {
   const CalibratedRange& r = profile.range;
   std::vector<std::string> out;
   const auto seen = [](const auto& values) { return fmt::format("{}", fmt::join(values, ", ")); };
   if (r.ops.empty()) {
-    out.push_back("the profile was fitted without any collective");
+    out.emplace_back("the profile was fitted without any collective");
     return out;
   }
   if (std::find(r.ops.begin(), r.ops.end(), op) == r.ops.end()) {
@@ -313,11 +333,20 @@ std::vector<std::string> outside_range(const Profile& profile,
     out.push_back(
         fmt::format("{} GPUs per node: the profile saw {}", gpus_per_node, seen(r.gpus_per_node)));
   }
-  if (size_bytes < r.min_size_bytes || size_bytes > r.max_size_bytes) {
-    out.push_back(fmt::format("{} B: the profile saw {} B to {} B", size_bytes, r.min_size_bytes,
-                              r.max_size_bytes));
+  if (std::string s = sizes_outside(sizes, r.min_size_bytes, r.max_size_bytes); !s.empty()) {
+    out.push_back(std::move(s));
   }
   return out;
+}
+
+std::vector<std::string> outside_rdma_range(const Profile& profile,
+                                            const std::vector<std::int64_t>& sizes) {
+  const CalibratedRange& r = profile.range;
+  if (!r.rdma) {
+    return {"the profile was fitted without any perftest row"};
+  }
+  std::string s = sizes_outside(sizes, r.min_rdma_size_bytes, r.max_rdma_size_bytes);
+  return s.empty() ? std::vector<std::string>{} : std::vector<std::string>{std::move(s)};
 }
 
 }  // namespace railsim::calibrate

@@ -76,11 +76,16 @@ void apply_profile(const Profile& profile, CalibratedModel& model);
 // The fitted parameters, in profile order (the rows and columns of Profile::covariance).
 std::vector<const ProfileParameter*> fitted_parameters(const Profile& profile);
 
-// Ways a request leaves the calibrated range, one sentence each ("16 nodes: the profile saw 10").
+// Ways a collective request leaves the calibrated range, one sentence each ("16 nodes: the
+// profile saw 10"); the sizes outside the fitted ones make one sentence.
 std::vector<std::string> outside_range(const Profile& profile,
                                        const std::string& op,
                                        int nodes,
                                        int gpus_per_node,
-                                       std::int64_t size_bytes);
+                                       const std::vector<std::int64_t>& sizes);
+
+// The same for RDMA tests at `sizes`.
+std::vector<std::string> outside_rdma_range(const Profile& profile,
+                                            const std::vector<std::int64_t>& sizes);
 
 }  // namespace railsim::calibrate

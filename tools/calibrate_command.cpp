@@ -11,6 +11,7 @@
 #include "calibrate/text_input.hpp"
 #include "calibrate/topo_import.hpp"
 #include "models/collective/collective_types.hpp"
+#include "models/scenario/quantity.hpp"
 #include "models/scenario/system_file.hpp"
 #include "sim/input_error.hpp"
 #include "tools/command.hpp"
@@ -24,6 +25,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -54,6 +56,18 @@ std::vector<const calibrate::ModelParameter*> parameters_named(const std::string
     start = comma + 1;
   }
   return out;
+}
+
+// A size option's bytes (nccl-tests' suffixes), or `absent` when not given.
+std::int64_t size_option(const std::string& text, const char* option, std::int64_t absent) {
+  if (text.empty()) {
+    return absent;
+  }
+  try {
+    return models::scenario::parse_size(text).count;
+  } catch (const sim::InputError& error) {
+    throw sim::InputError(fmt::format("{}: {}", option, error.what()));
+  }
 }
 
 std::string status_text(calibrate::VariableStatus status) {
@@ -152,6 +166,8 @@ int run_calibrate(const std::vector<std::string>& args, std::ostream& out) {
   std::string output;
   std::string profile_path;
   std::string topo_path;
+  std::string min_size_text;
+  std::string max_size_text;
   po::options_description options(
       "railsim calibrate [--perftest F]... [--nccl-tests F]... [--topo F] --system PRESET|FILE "
       "(-o PROFILE.json | --check [--profile PROFILE.json])");
@@ -167,7 +183,10 @@ int run_calibrate(const std::vector<std::string>& args, std::ostream& out) {
       "parameters to fit, comma-separated (default: those the inputs can inform)")(
       "output,o", po::value(&output), "where to write the profile (JSON)")(
       "check", "print each row measured vs predicted instead of fitting")(
-      "profile", po::value(&profile_path), "with --check: predict under this profile");
+      "profile", po::value(&profile_path), "with --check: predict under this profile")(
+      "min-size", po::value(&min_size_text),
+      "use only rows of at least this size, e.g. 64M (to hold the others out)")(
+      "max-size", po::value(&max_size_text), "use only rows of at most this size");
   po::variables_map vm;
   if (!parse_command_line(args, options,
                           "Fits the model's calibrated parameters to real perftest and "
@@ -200,6 +219,12 @@ int run_calibrate(const std::vector<std::string>& args, std::ostream& out) {
       inputs.push_back({file, format, calibrate::content_hash(input.text())});
     }
   }
+  const std::int64_t min_size = size_option(min_size_text, "--min-size", 0);
+  const std::int64_t max_size =
+      size_option(max_size_text, "--max-size", std::numeric_limits<std::int64_t>::max());
+  std::erase_if(set.rows, [&](const calibrate::Measurement& m) {
+    return m.size_bytes < min_size || m.size_bytes > max_size;
+  });
   for (const std::string& note : set.notes) {
     fmt::print(stderr, "railsim: warning: {}\n", note);
   }

@@ -12,6 +12,7 @@
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,7 @@ int run_collective(const std::vector<std::string>& args, std::ostream& out) {
   std::string exec_text = "auto";
   std::string format = "nccl-tests";
   std::string trace_path;
+  std::string profile_path;
   int nodes = 0;
   int gpus_per_node = 0;
   int channels = 0;
@@ -81,7 +83,9 @@ int run_collective(const std::vector<std::string>& args, std::ostream& out) {
       "chunk (every slice a flow), pipelined (each channel a flow group) or auto")(
       "format", po::value(&format)->default_value("nccl-tests"), "nccl-tests, json or csv")(
       "trace", po::value(&trace_path),
-      "also write a Chrome/Perfetto trace of the run to this file (docs/trace.md)");
+      "also write a Chrome/Perfetto trace of the run to this file (docs/trace.md)")(
+      "profile", po::value(&profile_path),
+      "a calibration profile (railsim calibrate -o): its parameters, with a one-sigma band");
   po::variables_map vm;
   if (!parse_command_line(args, options,
                           "Predicts a collective's time and bandwidth over a size sweep, printed "
@@ -155,7 +159,8 @@ int run_collective(const std::vector<std::string>& args, std::ostream& out) {
   if (vm.count("gpus-per-node")) {
     workload.gpus_per_node = gpus_per_node;
   }
-  run_and_print(out, scenario, workload, format, trace_path);
+  const std::optional<LoadedProfile> profile = load_profile(profile_path);
+  run_and_print(out, scenario, workload, format, trace_path, profile ? &*profile : nullptr);
   return 0;
 }
 

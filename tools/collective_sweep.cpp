@@ -15,6 +15,7 @@
 #include <fmt/ostream.h>
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <optional>
 
 namespace railsim::tools {
@@ -105,6 +106,50 @@ SweepResult run_sweep(const models::scenario::SystemFile& file,
   return sweep;
 }
 
+SweepResult run_calibrated_sweep(const models::scenario::ScenarioFile& scenario,
+                                 const models::scenario::CollectiveWorkload& workload,
+                                 const LoadedProfile* profile,
+                                 sim::Trace* trace) {
+  if (profile == nullptr) {
+    return run_sweep(scenario.system, scenario.background, workload, trace);
+  }
+  models::scenario::SystemFile file = scenario.system;
+  models::scenario::CollectiveWorkload calibrated = workload;
+  apply_profile(*profile, file.system, calibrated.request.calibration);
+  const auto times_of = [](const SweepResult& sweep) {
+    std::vector<double> times;
+    times.reserve(sweep.rows.size());
+    for (const SweepRow& row : sweep.rows) {
+      times.push_back(sim::to_us(row.result.time));
+    }
+    return times;
+  };
+  SweepResult sweep = run_sweep(file, scenario.background, calibrated, trace);
+  sweep.profile_path = profile->path;
+  sweep.time_sigma_us = one_sigma_band(
+      *profile, file.system, calibrated.request.calibration, times_of(sweep),
+      [&](const models::SystemSpec& system, const models::CollectiveCalibration& calibration) {
+        models::scenario::SystemFile moved = file;
+        moved.system = system;
+        models::scenario::CollectiveWorkload again = calibrated;
+        again.request.calibration = calibration;
+        return times_of(run_sweep(moved, scenario.background, again, nullptr));
+      });
+  std::vector<std::int64_t> sizes;
+  sizes.reserve(sweep.rows.size());
+  for (const SweepRow& row : sweep.rows) {
+    sizes.push_back(row.size);
+  }
+  warn_outside_range(*profile, std::string(models::op_name(sweep.request.op)),
+                     sweep.request.comm.nodes, sweep.request.comm.gpus_per_node, sizes);
+  return sweep;
+}
+
+// busbw's band from the time's: busbw is inversely proportional to the time.
+double busbw_sigma(const SweepRow& row, double time_sigma_us) {
+  return row.result.busbw_GBps * time_sigma_us / sim::to_us(row.result.time);
+}
+
 void print_nccl_tests(std::ostream& out, const SweepResult& sweep) {
   const models::CollectiveOp op = sweep.request.op;
   const models::Communicator& comm = sweep.request.comm;
@@ -144,6 +189,19 @@ void print_nccl_tests(std::ostream& out, const SweepResult& sweep) {
   fmt::print(out, "# Out of bounds values : 0 OK\n");
   fmt::print(out, "# Avg bus bandwidth    : {:.4f} \n#\n",
              busbw_sum / static_cast<double>(sweep.rows.size()));
+  if (!sweep.time_sigma_us.empty()) {
+    fmt::print(out,
+               "# railsim calibration profile {}: one-sigma band of each prediction from its fit\n"
+               "#         size     time (us)      +- (us)  busbw (GB/s)   +- (GB/s)\n",
+               sweep.profile_path);
+    for (std::size_t i = 0; i < sweep.rows.size(); ++i) {
+      const SweepRow& row = sweep.rows[i];
+      fmt::print(out, "#   {:12d}  {:12.2f}  {:11.2f}  {:12.2f}  {:10.2f}\n", row.size,
+                 sim::to_us(row.result.time), sweep.time_sigma_us[i], row.result.busbw_GBps,
+                 busbw_sigma(row, sweep.time_sigma_us[i]));
+    }
+    fmt::print(out, "#\n");
+  }
   fmt::print(out, "# railsim choices (algorithm, protocol, channels, execution) per size:\n");
   for (const SweepRow& row : sweep.rows) {
     const models::CollectiveResult& r = row.result;
@@ -162,8 +220,12 @@ void print_json(std::ostream& out, const SweepResult& sweep) {
   doc["op"] = std::string(models::op_name(sweep.request.op));
   doc["algo"] = requested_algorithm(sweep.request);
   doc["proto"] = requested_protocol(sweep.request);
+  if (!sweep.profile_path.empty()) {
+    doc["profile"] = sweep.profile_path;
+  }
   doc["rows"] = nlohmann::ordered_json::array();
-  for (const SweepRow& row : sweep.rows) {
+  for (std::size_t i = 0; i < sweep.rows.size(); ++i) {
+    const SweepRow& row = sweep.rows[i];
     const models::CollectiveResult& r = row.result;
     doc["rows"].push_back({{"size_bytes", row.size},
                            {"count", row.count},
@@ -174,21 +236,38 @@ void print_json(std::ostream& out, const SweepResult& sweep) {
                            {"proto", std::string(models::protocol_name(r.protocol))},
                            {"channels", r.channels},
                            {"exec", std::string(models::execution_name(r.execution))}});
+    if (!sweep.time_sigma_us.empty()) {
+      const double sigma = sweep.time_sigma_us[i];
+      // JSON has no infinity: a band the fit could not bound is null.
+      const auto finite = [](double v) {
+        return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr);
+      };
+      doc["rows"].back()["time_sigma_us"] = finite(sigma);
+      doc["rows"].back()["busbw_sigma_GBps"] = finite(busbw_sigma(row, sigma));
+    }
   }
   out << doc.dump(2) << "\n";
 }
 
 void print_csv(std::ostream& out, const SweepResult& sweep) {
+  const bool band = !sweep.time_sigma_us.empty();
   fmt::print(out,
              "op,nodes,ranks,size_bytes,count,algo,proto,channels,exec,time_us,algbw_GBps,"
-             "busbw_GBps\n");
+             "busbw_GBps{}\n",
+             band ? ",time_sigma_us,busbw_sigma_GBps" : "");
   const models::Communicator& comm = sweep.request.comm;
-  for (const SweepRow& row : sweep.rows) {
+  for (std::size_t i = 0; i < sweep.rows.size(); ++i) {
+    const SweepRow& row = sweep.rows[i];
     const models::CollectiveResult& r = row.result;
-    fmt::print(out, "{},{},{},{},{},{},{},{},{},{:.3f},{:.4f},{:.4f}\n",
+    fmt::print(out, "{},{},{},{},{},{},{},{},{},{:.3f},{:.4f},{:.4f}",
                models::op_name(sweep.request.op), comm.nodes, comm.ranks(), row.size, row.count,
                models::algorithm_name(r.algorithm), models::protocol_name(r.protocol), r.channels,
                models::execution_name(r.execution), sim::to_us(r.time), r.algbw_GBps, r.busbw_GBps);
+    if (band) {
+      fmt::print(out, ",{:.3f},{:.4f}", sweep.time_sigma_us[i],
+                 busbw_sigma(row, sweep.time_sigma_us[i]));
+    }
+    fmt::print(out, "\n");
   }
 }
 
@@ -217,13 +296,14 @@ void run_and_print(std::ostream& out,
                    const models::scenario::ScenarioFile& scenario,
                    const models::scenario::CollectiveWorkload& workload,
                    const std::string& format,
-                   const std::string& trace_path) {
+                   const std::string& trace_path,
+                   const LoadedProfile* profile) {
   std::optional<sim::Trace> trace;
   if (!trace_path.empty()) {
     trace.emplace();
   }
   const SweepResult sweep =
-      run_sweep(scenario.system, scenario.background, workload, trace ? &*trace : nullptr);
+      run_calibrated_sweep(scenario, workload, profile, trace ? &*trace : nullptr);
   if (trace) {
     write_chrome_trace_file(*trace, trace_path);
   }

@@ -6,6 +6,7 @@
 #include "models/collective/collective_run.hpp"
 #include "models/scenario/scenario_file.hpp"
 #include "sim/trace.hpp"
+#include "tools/profile_option.hpp"
 
 #include <cstdint>
 #include <ostream>
@@ -26,6 +27,8 @@ struct SweepResult {
   models::CollectiveRequest request;  // as asked: unset choices are NCCL's ("auto")
   std::int64_t factor = 2;
   std::vector<SweepRow> rows;
+  std::string profile_path;           // the calibration profile applied, if any
+  std::vector<double> time_sigma_us;  // with a profile: each row's one-sigma band
 };
 
 // nccl-tests' sizes from -b, -e and -f: min, min x f, ... up to max.
@@ -38,6 +41,14 @@ SweepResult run_sweep(const models::scenario::SystemFile& file,
                       const std::vector<models::BackgroundFlow>& background,
                       const models::scenario::CollectiveWorkload& workload,
                       sim::Trace* trace);
+
+// run_sweep on the scenario with a calibration profile's parameters applied, when there is one:
+// then each row also gets its one-sigma band, and stderr a warning for every way the sweep
+// leaves the profile's calibrated range.
+SweepResult run_calibrated_sweep(const models::scenario::ScenarioFile& scenario,
+                                 const models::scenario::CollectiveWorkload& workload,
+                                 const LoadedProfile* profile,
+                                 sim::Trace* trace);
 
 void print_nccl_tests(std::ostream& out, const SweepResult& sweep);
 void print_json(std::ostream& out, const SweepResult& sweep);
@@ -56,6 +67,7 @@ void run_and_print(std::ostream& out,
                    const models::scenario::ScenarioFile& scenario,
                    const models::scenario::CollectiveWorkload& workload,
                    const std::string& format,
-                   const std::string& trace_path);
+                   const std::string& trace_path,
+                   const LoadedProfile* profile);
 
 }  // namespace railsim::tools

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <optional>
 
 namespace railsim::tools {
 namespace {
@@ -123,10 +124,14 @@ void print_csv(std::ostream& out, const std::vector<Compared>& systems) {
 int run_compare(const std::vector<std::string>& args, std::ostream& out) {
   std::vector<std::string> paths;
   std::string format = "table";
-  po::options_description options("railsim compare A.json B.json [...] [--format table|json|csv]");
+  std::string profile_path;
+  po::options_description options(
+      "railsim compare A.json B.json [...] [--format table|json|csv] [--profile P.json]");
   options.add_options()("scenarios", po::value(&paths)->multitoken()->required(),
                         "scenario files; the first one's workload runs on every system")(
-      "format", po::value(&format)->default_value("table"), "table, json or csv");
+      "format", po::value(&format)->default_value("table"), "table, json or csv")(
+      "profile", po::value(&profile_path),
+      "a calibration profile (railsim calibrate -o) applied to every system");
   po::positional_options_description positional;
   positional.add("scenarios", -1);
   po::variables_map vm;
@@ -147,12 +152,13 @@ int run_compare(const std::vector<std::string>& args, std::ostream& out) {
     scenarios.push_back(models::scenario::load_scenario_file(path));
   }
   const models::scenario::CollectiveWorkload workload = workload_of(scenarios.front(), paths[0]);
+  const std::optional<LoadedProfile> profile = load_profile(profile_path);
   std::vector<Compared> systems;
   systems.reserve(paths.size());
   for (std::size_t s = 0; s < paths.size(); ++s) {
     try {
-      systems.push_back(
-          {paths[s], run_sweep(scenarios[s].system, scenarios[s].background, workload, nullptr)});
+      systems.push_back({paths[s], run_calibrated_sweep(scenarios[s], workload,
+                                                        profile ? &*profile : nullptr, nullptr)});
     } catch (const sim::InputError& error) {
       throw sim::InputError(fmt::format("{}: {}", paths[s], error.what()));
     }

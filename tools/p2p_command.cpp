@@ -12,6 +12,7 @@
 #include "sim/simulator.hpp"
 #include "tools/command.hpp"
 #include "tools/command_line.hpp"
+#include "tools/profile_option.hpp"
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
@@ -19,6 +20,8 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -133,6 +136,7 @@ int run_p2p(const std::vector<std::string>& args, std::ostream& out) {
   std::string test;
   std::string format;
   std::string size_text;
+  std::string profile_path;
   int nodes = 0;
   int nic_option = -1;
   std::int64_t iterations = 0;
@@ -155,7 +159,9 @@ int run_p2p(const std::vector<std::string>& args, std::ostream& out) {
       "write_bw: a stream, as ib_write_bw; write_lat: a ping-pong, as ib_write_lat, half the "
       "round trip. The model is deterministic: every write_lat statistic (t_min, t_max, "
       "t_typical, t_avg, the percentiles) is the one latency, and t_stdev is 0")(
-      "format", po::value(&format)->default_value("perftest"), "perftest or json");
+      "format", po::value(&format)->default_value("perftest"), "perftest or json")(
+      "profile", po::value(&profile_path),
+      "a calibration profile (railsim calibrate -o): its parameters, with a one-sigma band");
   po::variables_map vm;
   if (!parse_command_line(args, options,
                           "Predicts RDMA writes between two nodes: a stream as ib_write_bw "
@@ -244,23 +250,67 @@ int run_p2p(const std::vector<std::string>& args, std::ostream& out) {
         {"test", test}, {"system", system_name}, {"rows", std::move(rows)}};
     out << doc.dump(2) << "\n";
   };
+  const std::optional<LoadedProfile> profile = load_profile(profile_path);
+  if (profile) {
+    models::CollectiveCalibration collectives;  // p2p runs no collective
+    apply_profile(*profile, spec, collectives);
+    warn_outside_rdma_range(*profile, sizes);
+  }
+  // The figure perftest users compare, per size: t_typical (us) or BW average (Gb/s).
+  const auto figures = [&](const models::SystemSpec& system) {
+    std::vector<double> values;
+    values.reserve(sizes.size());
+    for (const std::int64_t size : sizes) {
+      values.push_back(latency
+                           ? models::rdma_write_latency_us(system, prepare, from, to, size)
+                           : models::rdma_write_stream(system, prepare, from, to, size, iterations)
+                                     .average_bytes_per_s *
+                                 8e-9);
+    }
+    return values;
+  };
+  const std::vector<double> at_profile = figures(spec);
+  std::vector<double> band;
+  if (profile) {
+    band = one_sigma_band(*profile, spec, {}, at_profile,
+                          [&](const models::SystemSpec& system,
+                              const models::CollectiveCalibration&) { return figures(system); });
+  }
+  const char* band_name = latency ? "lat_sigma_us" : "bw_avg_sigma_Gbps";
+  const auto add_band = [&](nlohmann::ordered_json& rows) {
+    for (std::size_t i = 0; i < band.size(); ++i) {
+      rows[i][band_name] = std::isfinite(band[i]) ? nlohmann::ordered_json(band[i])
+                                                  : nlohmann::ordered_json(nullptr);
+    }
+  };
+  const auto print_band = [&](const char* unit) {
+    if (band.empty()) {
+      return;
+    }
+    fmt::print(out, "# railsim calibration profile {}: one-sigma band of each {}\n", profile->path,
+               unit);
+    for (std::size_t i = 0; i < band.size(); ++i) {
+      fmt::print(out, "#   {:>8} B  {:10.3f} +- {:.3f}\n", sizes[i], at_profile[i], band[i]);
+    }
+  };
   if (latency) {
     std::vector<LatencyRow> rows;
     rows.reserve(sizes.size());
-    for (std::int64_t size : sizes) {
-      rows.push_back(
-          {size, iterations, models::rdma_write_latency_us(spec, prepare, from, to, size)});
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+      rows.push_back({sizes[i], iterations, at_profile[i]});
     }
     if (format == "json") {
       nlohmann::ordered_json json_rows = nlohmann::ordered_json::array();
       for (const LatencyRow& r : rows) {
         json_rows.push_back(latency_json(r));
       }
+      add_band(json_rows);
       print_json(std::move(json_rows));
       return 0;
     }
     print_banner(out, "RDMA_Write Latency Test", 1, nic_name, system_name, from, to);
     print_latency_table(out, rows);
+    print_band("t_typical [usec]");
     return 0;
   }
   std::vector<models::RdmaStreamResult> rows;
@@ -277,11 +327,13 @@ int run_p2p(const std::vector<std::string>& args, std::ostream& out) {
                            {"bw_peak_Gbps", r.peak_bytes_per_s * 8e-9},
                            {"lat_us", r.one_message_us}});
     }
+    add_band(json_rows);
     print_json(std::move(json_rows));
     return 0;
   }
   print_banner(out, "RDMA_Write BW Test", 128, nic_name, system_name, from, to);
   print_bandwidth_table(out, rows, vm.count("report_gbits") > 0);
+  print_band("BW average [Gb/sec]");
   return 0;
 }
 

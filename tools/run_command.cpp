@@ -8,6 +8,10 @@
 
 #include <boost/program_options.hpp>
 
+#include <optional>
+#include <string>
+#include <vector>
+
 namespace railsim::tools {
 
 namespace {
@@ -20,14 +24,17 @@ int run_run(const std::vector<std::string>& args, std::ostream& out) {
   std::string path;
   std::string format = "table";
   std::string trace_path;
+  std::string profile_path;
   po::options_description options(
-      "railsim run SCENARIO.json [--format table|json|csv] [--trace OUT.json]");
+      "railsim run SCENARIO.json [--format table|json|csv] [--trace OUT.json] [--profile P.json]");
   options.add_options()("scenario", po::value(&path)->required(),
                         "a scenario file with a workload")(
       "format", po::value(&format)->default_value("table"),
       "table (nccl-tests' columns), json or csv")(
       "trace", po::value(&trace_path),
-      "also write a Chrome/Perfetto trace of the run to this file (docs/trace.md)");
+      "also write a Chrome/Perfetto trace of the run to this file (docs/trace.md)")(
+      "profile", po::value(&profile_path),
+      "a calibration profile (railsim calibrate -o): its parameters, with a one-sigma band");
   po::positional_options_description positional;
   positional.add("scenario", 1);
   po::variables_map vm;
@@ -39,7 +46,9 @@ int run_run(const std::vector<std::string>& args, std::ostream& out) {
     throw sim::InputError("--format: expected table, json or csv, got '" + format + "'");
   }
   const models::scenario::ScenarioFile scenario = models::scenario::load_scenario_file(path);
-  run_and_print(out, scenario, workload_of(scenario, path), format, trace_path);
+  const std::optional<LoadedProfile> profile = load_profile(profile_path);
+  run_and_print(out, scenario, workload_of(scenario, path), format, trace_path,
+                profile ? &*profile : nullptr);
   return 0;
 }
 

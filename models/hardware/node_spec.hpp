@@ -80,6 +80,12 @@ struct Nic {
   // bottleneck of 49.15 GB/s (0.04 ns), leaves two NICs' share: (1270 - 5 - 0.04) / 2 = 632 ns per
   // end (docs/hardware.md). Taken as the same for CX-6 until a measurement says otherwise.
   sim::Duration processing_latency = sim::ns(632);
+  // Time the sending NIC spends fetching a message's payload from memory when it was not posted
+  // inline in the work request (a PCIe read round trip before the first byte leaves). A
+  // calibrated parameter. Default from the CX-6 HDR ib_write_lat sweep (tests/data): t_typical
+  // steps from 1.96 us at 128 B to 2.87 us at 256 B, where perftest stops posting inline
+  // (DEF_INLINE_WRITE 220 B, perftest_parameters.h); the 128 more bytes take 5 ns, so 0.91 us.
+  sim::Duration dma_read_latency = sim::ns(910);
   // Achieved / modelled payload rate of the port (after the fabric's wire efficiency) for RDMA
   // traffic: what a real NIC loses to its own scheduling and to the transport's acknowledgements.
   // A calibrated parameter; 1 until a measurement says otherwise (docs/calibration.md).

@@ -255,7 +255,7 @@ Nic read_nic(const JsonValue& element,
         R"(a NIC's link layer is set for the whole fabric by /system/fabric/transport)");
   }
   element.expect_keys({"name", "model", "parent", "link", "port_rate", "role", "gdr_capable",
-                       "message_rate_per_qp", "processing_latency"});
+                       "message_rate_per_qp", "processing_latency", "dma_read_latency"});
   Nic nic;
   const JsonValue name = element.at("name");
   nic.name = name.as_string();
@@ -288,6 +288,9 @@ Nic read_nic(const JsonValue& element,
   }
   if (const auto latency = element.find("processing_latency")) {
     nic.processing_latency = latency->as_duration();
+  }
+  if (const auto latency = element.find("dma_read_latency")) {
+    nic.dma_read_latency = latency->as_duration();
   }
   return nic;
 }

@@ -68,7 +68,8 @@ Json nic_json(const Nic& nic) {
               {"role", nic.role == NicRole::kCompute ? "compute" : "storage"},
               {"gdr_capable", nic.gdr_capable},
               {"message_rate_per_qp", nic.message_rate_per_qp},
-              {"processing_latency", in_ps(nic.processing_latency)}};
+              {"processing_latency", in_ps(nic.processing_latency)},
+              {"dma_read_latency", in_ps(nic.dma_read_latency)}};
 }
 
 }  // namespace

@@ -32,7 +32,8 @@ sim::Duration one_way(const SystemSpec& spec,
                       const SystemPreparation& prepare,
                       Endpoint from,
                       Endpoint to,
-                      std::int64_t size) {
+                      std::int64_t size,
+                      std::int64_t inline_bytes) {
   Bench bench(spec, prepare);
   sim::FlowSpec message;
   message.path = bench.system.route(from, to);
@@ -41,7 +42,9 @@ sim::Duration one_way(const SystemSpec& spec,
   message.on_complete = [&delivered](const sim::FlowRecord& r) { delivered = r.end - r.start; };
   bench.network.start_flow(std::move(message));
   bench.simulator.run();
-  return delivered + bench.nic(from).processing_latency + bench.nic(to).processing_latency;
+  const sim::Duration fetch =
+      size > inline_bytes ? bench.nic(from).dma_read_latency : sim::Duration::zero();
+  return delivered + fetch + bench.nic(from).processing_latency + bench.nic(to).processing_latency;
 }
 
 }  // namespace
@@ -83,9 +86,10 @@ double rdma_write_latency_us(const SystemSpec& spec,
                              const SystemPreparation& prepare,
                              Endpoint from,
                              Endpoint to,
-                             std::int64_t size) {
-  const sim::Duration round_trip =
-      one_way(spec, prepare, from, to, size) + one_way(spec, prepare, to, from, size);
+                             std::int64_t size,
+                             std::int64_t inline_bytes) {
+  const sim::Duration round_trip = one_way(spec, prepare, from, to, size, inline_bytes) +
+                                   one_way(spec, prepare, to, from, size, inline_bytes);
   return sim::to_us(round_trip) / 2.0;
 }
 

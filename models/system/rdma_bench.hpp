@@ -33,13 +33,19 @@ RdmaStreamResult rdma_write_stream(const SystemSpec& spec,
                                    std::int64_t size,
                                    std::int64_t iterations);
 
+// perftest's default inline limit of RDMA writes (DEF_INLINE_WRITE, perftest_parameters.h):
+// ib_write_lat posts messages up to this size inside the work request.
+inline constexpr std::int64_t kPerftestInlineWriteBytes = 220;
+
 // ib_write_lat's figure in microseconds: half the round trip of a `size`-byte message, each
 // way the path's link latencies, the transfer at the path's bottleneck and the processing
-// latency of the NIC at each end; a fault on one direction counts half.
+// latency of the NIC at each end, plus the sender's DMA read of the payload when it is larger
+// than `inline_bytes`; a fault on one direction counts half.
 double rdma_write_latency_us(const SystemSpec& spec,
                              const SystemPreparation& prepare,
                              Endpoint from,
                              Endpoint to,
-                             std::int64_t size);
+                             std::int64_t size,
+                             std::int64_t inline_bytes = kPerftestInlineWriteBytes);
 
 }  // namespace railsim::models

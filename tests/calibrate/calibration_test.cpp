@@ -6,6 +6,7 @@
 
 #include "calibrate/measurements.hpp"
 #include "calibrate/nccl_tests.hpp"
+#include "calibrate/perftest.hpp"
 #include "calibrate/profile.hpp"
 #include "calibrate/text_input.hpp"
 #include "models/hardware/node_presets.hpp"
@@ -50,22 +51,28 @@ MeasurementSet made_by(const CalibratedModel& truth, std::vector<Measurement> ro
   return set;
 }
 
-TEST(Calibration, LatencyRowsRecoverTheNicProcessingLatencyByLinearLeastSquares) {
+TEST(Calibration, LatencyRowsRecoverBothNicLatenciesByLinearLeastSquares) {
+  // Sizes 2 B to 32 KiB: the first four fit inline (220 B), the others pay the DMA read too,
+  // so the rows separate the two latencies.
   CalibratedModel truth = preset_model("dgx-h100");
   find_model_parameter("nic_processing_latency_us")->set(truth, 1.5);
+  find_model_parameter("nic_dma_read_latency_us")->set(truth, 0.4);
   std::vector<Measurement> rows;
-  for (std::int64_t s = 2; s <= 65536; s *= 4) {
+  for (std::int64_t s = 2; s <= 32768; s *= 4) {
     rows.push_back(rdma(MeasurementKind::kRdmaLatency, s));
   }
   const MeasurementSet set = made_by(truth, rows);
   const Calibration c = calibrate(preset_model("dgx-h100"), set, default_parameters(set));
-  ASSERT_EQ(c.parameters.size(), 1U);
+  ASSERT_EQ(c.parameters.size(), 2U);
   EXPECT_EQ(c.parameters[0].parameter->name, "nic_processing_latency_us");
+  EXPECT_EQ(c.parameters[1].parameter->name, "nic_dma_read_latency_us");
   EXPECT_TRUE(c.linear);
   EXPECT_TRUE(c.converged) << c.message;
-  EXPECT_DOUBLE_EQ(c.parameters[0].initial, 0.632);  // the CX-7 default (node_spec.hpp)
-  // Times are whole picoseconds, so the recovered value is within a picosecond or so.
+  EXPECT_DOUBLE_EQ(c.parameters[0].initial, 0.632);  // the defaults (node_spec.hpp)
+  EXPECT_DOUBLE_EQ(c.parameters[1].initial, 0.91);
+  // Times are whole picoseconds, so the recovered values are within a picosecond or so.
   EXPECT_NEAR(c.parameters[0].value, 1.5, 2e-6);
+  EXPECT_NEAR(c.parameters[1].value, 0.4, 4e-6);
   for (const RowCheck& r : c.rows) {
     EXPECT_NEAR(r.error, 0.0, 1e-6) << r.measurement.source;
   }
@@ -211,6 +218,30 @@ TEST(Calibration, HeldOutNodeCountsOfTheH100FamilyMeetTheValidationTargets) {
   EXPECT_LE(median_abs(after.small), 0.20);
   // Calibration must help where the defaults are off, not merely stay within the targets.
   EXPECT_LT(median_abs(after.large), median_abs(before.large));
+}
+
+// The CX-6 HDR perftest sweeps (tests/data), fitted on sizes up to 64 KiB and judged on the
+// larger ones. All of them are below 64 MiB, so the target is 20%. The fit does not help the
+// held-out rows (docs/validation.md says why): the test holds the target and reports both.
+TEST(Calibration, HeldOutLargeMessagesOfTheCx6PerftestSweepsStayWithinTheTarget) {
+  MeasurementSet all;
+  const std::string path = std::string(RAILSIM_TEST_DATA_DIR) +
+                           "/perftest_write-bw-sweep+write-lat-sweep_cx6-hdr_2node_node0-node1.txt";
+  add_perftest(parse_perftest(TextInput::from_file(path)), "cx6", all);
+  MeasurementSet fit_set;
+  MeasurementSet held_out;
+  for (const Measurement& m : all.rows) {
+    (m.size_bytes <= 65536 ? fit_set : held_out).rows.push_back(m);
+  }
+  ASSERT_EQ(fit_set.rows.size(), 32U);  // 16 sizes 2 B..64 KiB, each a stream and a ping-pong
+  ASSERT_EQ(held_out.rows.size(), 14U);
+  const CalibratedModel start = preset_model("dgx-a100");
+  const Calibration c = calibrate(start, fit_set, default_parameters(fit_set));
+  ASSERT_TRUE(c.converged) << c.message;
+  const double before = median_abs(split(check_rows(start, held_out)).small);
+  const double after = median_abs(split(check_rows(c.model, held_out)).small);
+  fmt::print("held out (> 64 KiB): {:.1f}% -> {:.1f}%\n", 100 * before, 100 * after);
+  EXPECT_LE(after, 0.20);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
@@ -15,8 +16,8 @@ namespace railsim::calibrate {
 namespace {
 
 // y = 2 + 3x at x = 0..5, with alternating +-0.1 errors (they sum to zero).
-const std::vector<double> kX = {0, 1, 2, 3, 4, 5};
-const std::vector<double> kY = {2.1, 4.9, 8.1, 10.9, 14.1, 16.9};
+constexpr std::array<double, 6> kX = {0, 1, 2, 3, 4, 5};
+constexpr std::array<double, 6> kY = {2.1, 4.9, 8.1, 10.9, 14.1, 16.9};
 
 ResidualFunction line_residuals() {
   return [](const std::vector<double>& p) {

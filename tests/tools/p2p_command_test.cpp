@@ -171,16 +171,18 @@ TEST(P2pCommand, DgxA100WriteLatAt2BytesFallsShortOfTheHdrMeasurementBy23Percent
 }
 
 TEST(P2pCommand, WriteLatGrowsByTheMessageOverTheBottleneckRate) {
-  // Closed form: latency(8 MiB) - latency(2 B) = (8388608 - 2) B / bottleneck. On dgx-a100 that
-  // is PCIe Gen4 x16, 16 x 16 GT/s x 128/130 / 8 x 0.78 = 24.576 GB/s, below the HDR port's
-  // 200 Gb/s x 4096/4122 = 24.842 GB/s: 341.33 us (each printed value rounds by 0.005).
+  // Closed form: latency(8 MiB) - latency(2 B) = (8388608 - 2) B / bottleneck + the sender's
+  // DMA read of a payload above perftest's 220 B inline limit (0.91 us, node_spec.hpp). On
+  // dgx-a100 the bottleneck is PCIe Gen4 x16, 16 x 16 GT/s x 128/130 / 8 x 0.78 = 24.576 GB/s,
+  // below the HDR port's 200 Gb/s x 4096/4122 = 24.842 GB/s: 341.33 + 0.91 = 342.24 us (each
+  // printed value rounds by 0.005).
   const auto rows =
       printed_rows({"--system", "dgx-a100", "--test", "write_lat", "-a"}, kLatColumns);
   ASSERT_EQ(rows.size(), 23U);
   const double bottleneck = 16 * 16e9 * 128.0 / 130.0 / 8.0 * 0.78;
   const double growth = rows.back()[kTypical] - rows.front()[kTypical];
-  EXPECT_NEAR(growth, (8388608.0 - 2.0) / bottleneck * 1e6, 0.01);
-  // Measured on the CX-6 HDR hosts: 345.55 - 1.87 = 343.68 us, 0.7% above the model.
+  EXPECT_NEAR(growth, (8388608.0 - 2.0) / bottleneck * 1e6 + 0.91, 0.01);
+  // Measured on the CX-6 HDR hosts: 345.55 - 1.87 = 343.68 us, 0.4% above the model.
   const double measured_growth =
       fixture_value(kCx6Hdr, "RDMA_Write Latency Test", 8388608, "t_typical_us") -
       fixture_value(kCx6Hdr, "RDMA_Write Latency Test", 2, "t_typical_us");

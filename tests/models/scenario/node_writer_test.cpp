@@ -68,6 +68,7 @@ TEST_P(NodeWriterRoundTrip, ReadingTheWrittenPresetKeepsModelsRatesAndRoles) {
     EXPECT_EQ(read.nics[n].gdr_capable, preset.nics[n].gdr_capable);
     EXPECT_DOUBLE_EQ(read.nics[n].message_rate_per_qp, preset.nics[n].message_rate_per_qp);
     EXPECT_EQ(read.nics[n].processing_latency, preset.nics[n].processing_latency);
+    EXPECT_EQ(read.nics[n].dma_read_latency, preset.nics[n].dma_read_latency);
   }
   EXPECT_EQ(read.nvlink.kind, preset.nvlink.kind);
   EXPECT_EQ(read.nvlink.links_per_gpu, preset.nvlink.links_per_gpu);
