@@ -47,9 +47,10 @@ std::vector<const ModelParameter*> default_parameters(const MeasurementSet& set)
         add_once(list, "nic_dma_read_latency_us");
         break;
       case MeasurementKind::kCollectiveTime:
-        for (const char* name : {"nvlink_efficiency", "pcie_efficiency", "nic_efficiency",
-                                 "collective_base_latency_us", "simple_step_latency_us",
-                                 "ll128_step_latency_us", "ll_step_latency_us"}) {
+        for (const char* name :
+             {"nvlink_efficiency", "pcie_efficiency", "nic_efficiency", "nvls_efficiency",
+              "collective_base_latency_us", "simple_step_latency_us", "ll128_step_latency_us",
+              "ll_step_latency_us"}) {
           add_once(list, name);
         }
         break;

@@ -39,8 +39,8 @@ struct Calibration {
 };
 
 // The parameters the measurements' kinds can inform: NIC and PCIe rates and the message rate
-// for RDMA streams, the NIC's processing latency for ping-pongs, NVLink, PCIe and NIC rates and
-// the collectives' latencies for nccl-tests rows.
+// for RDMA streams, the NIC's processing and DMA-read latencies for ping-pongs, NVLink, PCIe, NIC
+// and NVLS rates and the collectives' latencies for nccl-tests rows.
 std::vector<const ModelParameter*> default_parameters(const MeasurementSet& set);
 
 // Throws sim::InputError (naming the row) when the model cannot run a measurement, and when the

@@ -170,6 +170,7 @@ void solve_non_linear(Evaluator& evaluate,
                       const std::vector<FitVariable>& variables,
                       const std::vector<std::size_t>& free,
                       Index rows,
+                      int max_evaluations,
                       FitResult& result) {
   BoundedFunctor functor{evaluate, variables, result.values, free, rows};
   VectorXd u(static_cast<Index>(free.size()));
@@ -181,7 +182,9 @@ void solve_non_linear(Evaluator& evaluate,
         to_free(v, std::clamp(result.values[free[k]], v.lower + margin, v.upper - margin));
   }
   Eigen::LevenbergMarquardt<BoundedFunctor> minimiser(functor);
-  minimiser.parameters.maxfev = 60 * static_cast<Index>(free.size() + 1);
+  minimiser.parameters.maxfev = max_evaluations > 0
+                                    ? max_evaluations
+                                    : kEvaluationsPerVariable * static_cast<Index>(free.size() + 1);
   minimiser.parameters.ftol = 1e-10;
   minimiser.parameters.xtol = 1e-10;
   const Eigen::LevenbergMarquardtSpace::Status status = minimiser.minimize(u);
@@ -286,7 +289,8 @@ void estimate_uncertainty(Evaluator& evaluate,
 }  // namespace
 
 FitResult fit_least_squares(const std::vector<FitVariable>& variables,
-                            const ResidualFunction& residuals) {
+                            const ResidualFunction& residuals,
+                            int max_evaluations) {
   for (const FitVariable& v : variables) {
     check(v);
   }
@@ -320,7 +324,7 @@ FitResult fit_least_squares(const std::vector<FitVariable>& variables,
     result.linear = true;
     solve_linear(evaluate, variables, jacobian, free, result);
   } else {
-    solve_non_linear(evaluate, variables, free, r0.size(), result);
+    solve_non_linear(evaluate, variables, free, r0.size(), max_evaluations, result);
   }
   const VectorXd r = evaluate(result.values);
   result.residuals.assign(r.data(), r.data() + r.size());

@@ -57,9 +57,14 @@ struct FitResult {
 // Finite-difference step as a fraction of FitVariable::scale.
 inline constexpr double kStepFraction = 1e-3;
 
-// Throws std::invalid_argument for variables with empty or infinite bounds, an initial value
-// outside them, or fewer residuals than variables informed by them.
+// Levenberg-Marquardt's budget of residual evaluations (its own steps, not the Jacobian's) per
+// fitted variable plus one; a fit that needs more stops and says it did not converge.
+inline constexpr int kEvaluationsPerVariable = 60;
+
+// Throws std::invalid_argument for variables with empty or infinite bounds or an initial value
+// outside them. `max_evaluations` > 0 replaces the budget above (tests use a small one).
 FitResult fit_least_squares(const std::vector<FitVariable>& variables,
-                            const ResidualFunction& residuals);
+                            const ResidualFunction& residuals,
+                            int max_evaluations = 0);
 
 }  // namespace railsim::calibrate

@@ -1,10 +1,12 @@
 // File: calibrate/model_parameters.cpp
 #include "calibrate/model_parameters.hpp"
 
+#include "models/collective/nccl_tuning.hpp"
 #include "sim/time.hpp"
 
 #include <array>
 #include <cstddef>
+#include <optional>
 
 namespace railsim::calibrate {
 namespace {
@@ -25,6 +27,15 @@ double us_of(sim::Duration d) { return sim::to_us(d); }
 
 sim::Duration from_us(double us) { return sim::us(us); }
 
+// The profile's NVLS share, else NCCL's for the node's GPUs (0 before Hopper: no NVLS).
+double nvls_share(const CalibratedModel& m) {
+  if (m.collective.nvls_efficiency) {
+    return *m.collective.nvls_efficiency;
+  }
+  const std::optional<models::GpuArch> arch = models::gpu_arch_of(m.system.node.gpus.front().model);
+  return arch ? models::nvls_efficiency(*arch) : 0.0;
+}
+
 template <Protocol P>
 double step_us(const CalibratedModel& m) {
   return us_of(m.collective.step(P));
@@ -35,7 +46,7 @@ void set_step_us(CalibratedModel& m, double us) {
   m.collective.step_latency[static_cast<std::size_t>(P)] = from_us(us);
 }
 
-constexpr std::array<ModelParameter, 10> kParameters = {{
+constexpr std::array<ModelParameter, 11> kParameters = {{
     {"nvlink_efficiency", "fraction",
      "achieved / line rate of NVLink for collective traffic (NvlinkDomain::efficiency)", 0.2, 1.0,
      1e-2, false, [](const CalibratedModel& m) { return m.system.node.nvlink.efficiency; },
@@ -68,6 +79,10 @@ constexpr std::array<ModelParameter, 10> kParameters = {{
      [](CalibratedModel& m, double v) {
        each_nic(m, [v](models::Nic& nic) { nic.dma_read_latency = from_us(v); });
      }},
+    {"nvls_efficiency", "fraction",
+     "share of the NVLink rate NVLS multimem traffic achieves (CollectiveCalibration)", 0.2, 1.0,
+     1e-2, false, nvls_share,
+     [](CalibratedModel& m, double v) { m.collective.nvls_efficiency = v; }},
     {"collective_base_latency_us", "us",
      "added once per collective call to NCCL's base latency (CollectiveCalibration)", 0.0, 1000.0,
      1.0, true, [](const CalibratedModel& m) { return us_of(m.collective.base_latency); },

@@ -3,7 +3,7 @@
 // (docs/calibration.md, "Parameters"). NCCL's own latencies come from its tables
 // (nccl_tuning.hpp); what a real cluster spends above them (kernel launch and proxy thread
 // delays, the GPU threads' per-step synchronisation) has no datasheet figure and is fitted from
-// nccl-tests logs. All zero by default: an uncalibrated run is NCCL's model alone.
+// nccl-tests logs. Zero and unset by default: an uncalibrated run is NCCL's model alone.
 #pragma once
 
 #include "models/collective/collective_types.hpp"
@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cstddef>
+#include <optional>
 
 namespace railsim::models {
 
@@ -18,6 +19,9 @@ struct CollectiveCalibration {
   sim::Duration base_latency{};  // added once per call, to every algorithm's base latency
   // Added to every step of a hop (intra- and inter-node alike), per protocol in kProtocols order.
   std::array<sim::Duration, kProtocols.size()> step_latency{};
+  // The share of the NVLink rate NVLS multimem traffic achieves; unset: NCCL's own figure for the
+  // GPU generation (nvls_efficiency in nccl_tuning.hpp). NCCL's tuner keeps its own figure.
+  std::optional<double> nvls_efficiency;
 
   sim::Duration step(Protocol protocol) const {
     return step_latency[static_cast<std::size_t>(protocol)];

@@ -288,9 +288,10 @@ CollectiveResult run_collective(const System& system,
     case Algorithm::kNvls: {
       const NvlsPlan plan = make_nvls_plan(request.op, request.size, comm.ranks(), channels);
       result.execution = execution_for(request, plan.transfer_count());
-      const NvlsTiming timing{from_us(hop_latency_us(HopKind::kNvlink, algorithm, protocol)) +
-                                  request.calibration.step(protocol),
-                              1.0 / nvls_efficiency(topology.arch)};
+      const NvlsTiming timing{
+          from_us(hop_latency_us(HopKind::kNvlink, algorithm, protocol)) +
+              request.calibration.step(protocol),
+          1.0 / request.calibration.nvls_efficiency.value_or(nvls_efficiency(topology.arch))};
       end = execute(
           simulator, network, result.execution, request.calibration.base_latency, trace,
           [&] { return nvls_dag(system, plan, timing, traced); },

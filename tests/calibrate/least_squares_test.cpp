@@ -8,7 +8,6 @@
 
 #include <array>
 #include <cmath>
-#include <numeric>
 #include <stdexcept>
 #include <vector>
 
@@ -77,40 +76,43 @@ TEST(LeastSquares, LinearFitClampsAnUpperBoundAndRefitsTheRest) {
   EXPECT_GT(fit.standard_errors[0], 0.0);
 }
 
-TEST(LeastSquares, ExponentialDecayRecoversItsParameters) {
-  // y = 5 exp(-0.7 t), exact, t = 0, 0.5, .. 4.5.
-  std::vector<double> t(10);
-  std::iota(t.begin(), t.end(), 0.0);
-  for (double& v : t) {
-    v *= 0.5;
-  }
-  const ResidualFunction residuals = [&t](const std::vector<double>& p) {
+// y = 5 exp(-0.7 t), exact, at t = 0, 0.5, .. 4.5: residuals of A exp(-k t) against it.
+ResidualFunction decay_residuals() {
+  return [](const std::vector<double>& p) {
     std::vector<double> r;
-    r.reserve(t.size());
-    for (double v : t) {
-      r.push_back(p[0] * std::exp(-p[1] * v) - 5.0 * std::exp(-0.7 * v));
+    r.reserve(10);
+    for (int i = 0; i < 10; ++i) {
+      const double t = 0.5 * i;
+      r.push_back(p[0] * std::exp(-p[1] * t) - 5.0 * std::exp(-0.7 * t));
     }
     return r;
   };
+}
+
+TEST(LeastSquares, ExponentialDecayRecoversItsParameters) {
   const FitResult fit = fit_least_squares(
-      {{"A", 1.0, 0.0, 100.0, 1.0, false}, {"k", 0.1, 0.0, 10.0, 0.1, false}}, residuals);
+      {{"A", 1.0, 0.0, 100.0, 1.0, false}, {"k", 0.1, 0.0, 10.0, 0.1, false}}, decay_residuals());
   ASSERT_TRUE(fit.converged) << fit.message;
   EXPECT_NEAR(fit.values[0], 5.0, 1e-5);
   EXPECT_NEAR(fit.values[1], 0.7, 1e-6);
   EXPECT_LT(fit.rms_residual, 1e-6);
 }
 
+TEST(LeastSquares, FitOutOfEvaluationsSaysItDidNotConverge) {
+  // The same decay from far away, with a budget of 3 evaluations: Levenberg-Marquardt needs
+  // more.
+  const FitResult fit =
+      fit_least_squares({{"A", 90.0, 0.0, 100.0, 1.0, false}, {"k", 9.0, 0.0, 10.0, 0.1, false}},
+                        decay_residuals(), 3);
+  EXPECT_FALSE(fit.converged);
+  EXPECT_NE(fit.message.find("did not converge"), std::string::npos) << fit.message;
+  EXPECT_EQ(fit.standard_errors[0], 0.0);  // no uncertainty for an unfinished fit
+}
+
 TEST(LeastSquares, NonLinearFitStopsOnABoundThatBinds) {
-  // y = 5 exp(-0.7 t) but k may not exceed 0.5: the best k is the bound itself.
-  const ResidualFunction residuals = [](const std::vector<double>& p) {
-    std::vector<double> r;
-    for (double v = 0.0; v < 5.0; v += 0.5) {
-      r.push_back(p[0] * std::exp(-p[1] * v) - 5.0 * std::exp(-0.7 * v));
-    }
-    return r;
-  };
+  // The decay, but k may not exceed 0.5: the best k is the bound itself.
   const FitResult fit = fit_least_squares(
-      {{"A", 1.0, 0.0, 100.0, 1.0, false}, {"k", 0.1, 0.0, 0.5, 0.01, false}}, residuals);
+      {{"A", 1.0, 0.0, 100.0, 1.0, false}, {"k", 0.1, 0.0, 0.5, 0.01, false}}, decay_residuals());
   EXPECT_NEAR(fit.values[1], 0.5, 1e-4);
   EXPECT_EQ(fit.status[1], VariableStatus::kAtBound);
   EXPECT_EQ(fit.status[0], VariableStatus::kFitted);
