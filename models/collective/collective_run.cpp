@@ -1,6 +1,6 @@
 // File: models/collective/collective_run.cpp
-// From a request to a finished collective: NCCL's choices, then the ring, tree or NVLS plan on
-// the links.
+// From a request to a collective in flight: NCCL's choices, then the ring, tree or NVLS plan on
+// the links, run by an executor the call owns; run_collective waits for it.
 #include "models/collective/collective_run.hpp"
 
 #include "models/collective/collective_timing.hpp"
@@ -21,8 +21,11 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <functional>
 #include <limits>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace railsim::models {
@@ -69,7 +72,9 @@ double busbw_factor(CollectiveOp op, int ranks) {
 
 TuningTopology tuning_topology(const System& system, const Communicator& comm) {
   const NodeSpec& node = system.spec().node;
-  const std::string& gpu_model = node.gpus.front().model;
+  // The communicator's own GPUs and the NIC its first one uses: every node is of one type.
+  const Gpu& gpu = node.gpus.at(static_cast<std::size_t>(comm.system_gpu(0)));
+  const std::string& gpu_model = gpu.model;
   const std::optional<GpuArch> arch = gpu_arch_of(gpu_model);
   if (!arch) {
     throw sim::InputError(
@@ -85,9 +90,12 @@ TuningTopology tuning_topology(const System& system, const Communicator& comm) {
   topology.intra_nvlink = topology.nvswitch;
   topology.intra_bw_GBps = topology.intra_nvlink
                                ? node.nvlink.links_per_gpu * nvlink_model_rate(*arch)
-                               : pcie_model_rate(node.gpus.front().link);
+                               : pcie_model_rate(gpu.link);
+  // NCCL's topology holds every NIC of a node, whichever of its GPUs the communicator has.
   topology.nics_per_node = static_cast<int>(system.compute_nics().size());
-  const Nic& nic = node.nics[static_cast<std::size_t>(system.compute_nics().front())];
+  const int first_nic = gpu_nics(system, comm.system_gpu(0) + 1).back();
+  const Nic& nic = node.nics[static_cast<std::size_t>(
+      system.compute_nics()[static_cast<std::size_t>(first_nic)])];
   topology.nic_bw_GBps =
       std::min(nic.port_rate.bytes_per_s, system.spec().fabric.port_rate.bytes_per_s) / 1e9;
   return topology;
@@ -174,46 +182,106 @@ Execution execution_for(const CollectiveRequest& request, std::int64_t transfers
                                         : Execution::kPipelined);
 }
 
-// Starts an executor `delay` from now and steps the simulator until it is done; when it was.
+// What a call reports when it ends, kept by value: the request may be gone by then.
+struct CallReport {
+  CollectiveOp op = CollectiveOp::kAllReduce;
+  sim::Bytes size;
+  int ranks = 1;
+  sim::SimTime start;
+  CollectiveResult chosen;  // NCCL's choices, no time yet
+  CollectiveTrace* trace = nullptr;
+  std::function<void(const CollectiveResult&)> done;
+
+  CollectiveResult at_end(sim::SimTime end) const {
+    CollectiveResult result = chosen;
+    result.time = end - start;
+    if (trace) {
+      trace->call(fmt::format("{} {} B {} {}", op_name(op), size.count,
+                              algorithm_name(result.algorithm), protocol_name(result.protocol)),
+                  start, end,
+                  {{"channels", std::int64_t{result.channels}},
+                   {"execution", std::string(execution_name(result.execution))}});
+    }
+    const double seconds = sim::to_seconds(result.time);
+    result.algbw_GBps = seconds > 0.0 ? static_cast<double>(size.count) / seconds / 1e9 : 0.0;
+    result.busbw_GBps = result.algbw_GBps * busbw_factor(op, ranks);
+    return result;
+  }
+};
+
+// A call on the heap with its executor: DagExecutor for chunk-accurate runs,
+// GroupPipelineExecutor for pipelined ones. The executor's callback captures only the call.
 template <typename Executor>
-sim::SimTime run_to_end(sim::Simulator& simulator, Executor& executor, sim::Duration delay) {
-  sim::SimTime end = simulator.now();
-  executor.start(delay, [&end](sim::SimTime when) { end = when; });
-  while (!executor.finished()) {
-    const bool stepped = simulator.step();
-    RAILSIM_ASSERT(stepped, "a collective in progress always has an event pending");
-    if (!stepped) {
-      break;
+class ExecutorCall final : public CollectiveCall {
+ public:
+  template <typename Plan>
+  ExecutorCall(sim::FlowNetwork& network,
+               sim::Simulator& simulator,
+               Plan plan,
+               CollectiveTrace* trace,
+               CallReport report)
+      : CollectiveCall(report.chosen),
+        executor_(network, simulator, std::move(plan), trace),
+        report_(std::move(report)) {}
+
+  void start(sim::Duration delay) {
+    executor_.start(delay, [this](sim::SimTime end) { end_at(end); });
+  }
+
+ private:
+  void end_at(sim::SimTime end) {
+    const CollectiveResult result = report_.at_end(end);
+    complete(result);
+    if (report_.done) {
+      report_.done(result);
     }
   }
-  return end;
+
+  Executor executor_;
+  CallReport report_;
+};
+
+template <typename Executor, typename Plan>
+std::unique_ptr<CollectiveCall> launch(sim::FlowNetwork& network,
+                                       sim::Simulator& simulator,
+                                       Plan plan,
+                                       sim::Duration delay,
+                                       CollectiveTrace* trace,
+                                       CallReport report) {
+  auto call = std::make_unique<ExecutorCall<Executor>>(network, simulator, std::move(plan), trace,
+                                                       std::move(report));
+  call->start(delay);
+  return call;
 }
 
-// Runs a plan in the form `execution` asks for, built only then, on the engine for that form:
-// DagExecutor for chunk-accurate runs, GroupPipelineExecutor for pipelined ones.
+// Builds the plan in the form the call's execution asks for, only then, and starts it `delay`
+// from now. Everything the plan is built from may die when this returns: the executors keep
+// their DAG or pipeline by value.
 template <typename MakeDag, typename MakePipeline>
-sim::SimTime execute(sim::Simulator& simulator,
-                     sim::FlowNetwork& network,
-                     Execution execution,
-                     sim::Duration delay,
-                     CollectiveTrace* trace,
-                     MakeDag&& make_dag,
-                     MakePipeline&& make_pipeline) {
-  if (execution == Execution::kChunk) {
-    DagExecutor executor(network, simulator, make_dag(), trace);
-    return run_to_end(simulator, executor, delay);
+std::unique_ptr<CollectiveCall> execute(sim::FlowNetwork& network,
+                                        sim::Simulator& simulator,
+                                        sim::Duration delay,
+                                        CollectiveTrace* trace,
+                                        CallReport report,
+                                        MakeDag&& make_dag,
+                                        MakePipeline&& make_pipeline) {
+  if (report.chosen.execution == Execution::kChunk) {
+    return launch<DagExecutor>(network, simulator, make_dag(), delay, trace, std::move(report));
   }
-  GroupPipelineExecutor executor(network, simulator, make_pipeline(), trace);
-  return run_to_end(simulator, executor, delay);
+  return launch<GroupPipelineExecutor>(network, simulator, make_pipeline(), delay, trace,
+                                       std::move(report));
 }
 
 }  // namespace
 
-CollectiveResult run_collective(const System& system,
-                                sim::FlowNetwork& network,
-                                sim::Simulator& simulator,
-                                const CollectiveRequest& request,
-                                CollectiveTrace* trace) {
+CollectiveCall::~CollectiveCall() = default;
+
+std::unique_ptr<CollectiveCall> start_collective(const System& system,
+                                                 sim::FlowNetwork& network,
+                                                 sim::Simulator& simulator,
+                                                 const CollectiveRequest& request,
+                                                 std::function<void(const CollectiveResult&)> done,
+                                                 CollectiveTrace* trace) {
   if (request.size.count < 0) {
     throw sim::InputError(fmt::format("size {} B, expected >= 0", request.size.count));
   }
@@ -253,67 +321,75 @@ CollectiveResult run_collective(const System& system,
   const int channels = request.channels.value_or(trimmed_channels(
       comm_channels(topology, algorithm), algorithm, protocol, comm.ranks(), bytes));
 
-  CollectiveResult result;
-  result.algorithm = algorithm;
-  result.protocol = protocol;
-  result.channels = channels;
+  CallReport report;
+  report.op = request.op;
+  report.size = request.size;
+  report.ranks = comm.ranks();
+  report.start = simulator.now();
+  report.trace = trace;
+  report.done = std::move(done);
+  CollectiveResult& chosen = report.chosen;
+  chosen.algorithm = algorithm;
+  chosen.protocol = protocol;
+  chosen.channels = channels;
   const bool traced = trace != nullptr;
-  const sim::SimTime start = simulator.now();
-  sim::SimTime end = start;
   switch (algorithm) {
     case Algorithm::kRing: {
       const RingLayout layout =
           ring_layout(system, comm, {channels, request.cross_nic, request.pxn});
       RingPlan plan = make_ring_plan(request.op, protocol, request.size, layout.rings);
-      result.execution = execution_for(request, plan.transfer_count());
+      chosen.execution = execution_for(request, plan.transfer_count());
       const CollectiveTiming timing = timing_for(topology, algorithm, protocol, channels, request);
-      end = execute(
-          simulator, network, result.execution, timing.base_latency, trace,
+      return execute(
+          network, simulator, timing.base_latency, trace, std::move(report),
           [&] { return ring_dag(system, comm, plan, layout, timing, traced); },
           [&] {
             return ring_pipeline(system, network, comm, std::move(plan), layout, timing, traced);
           });
-      break;
     }
     case Algorithm::kTree: {
       TreePlan plan = make_tree_plan(protocol, request.size, comm, channels);
-      result.execution = execution_for(request, plan.transfer_count());
+      chosen.execution = execution_for(request, plan.transfer_count());
       const CollectiveTiming timing = timing_for(topology, algorithm, protocol, channels, request);
-      end = execute(
-          simulator, network, result.execution, timing.base_latency, trace,
+      return execute(
+          network, simulator, timing.base_latency, trace, std::move(report),
           [&] { return tree_dag(system, plan, timing, traced); },
           [&] { return tree_pipeline(system, network, std::move(plan), timing, traced); });
-      break;
     }
     case Algorithm::kNvls: {
       const NvlsPlan plan = make_nvls_plan(request.op, request.size, comm.ranks(), channels);
-      result.execution = execution_for(request, plan.transfer_count());
+      chosen.execution = execution_for(request, plan.transfer_count());
       const NvlsTiming timing{
           from_us(hop_latency_us(HopKind::kNvlink, algorithm, protocol)) +
               request.calibration.step(protocol),
           1.0 / request.calibration.nvls_efficiency.value_or(nvls_efficiency(topology.arch))};
-      end = execute(
-          simulator, network, result.execution, request.calibration.base_latency, trace,
-          [&] { return nvls_dag(system, plan, timing, traced); },
-          [&] { return nvls_pipeline(system, network, plan, timing, traced); });
-      break;
+      return execute(
+          network, simulator, request.calibration.base_latency, trace, std::move(report),
+          [&] { return nvls_dag(system, comm, plan, timing, traced); },
+          [&] { return nvls_pipeline(system, comm, network, plan, timing, traced); });
     }
     case Algorithm::kNvlsTree:
     case Algorithm::kPat:
-      RAILSIM_UNREACHABLE("only executable algorithms are selected");
+      break;
   }
-  result.time = end - start;
-  if (trace) {
-    trace->call(fmt::format("{} {} B {} {}", op_name(request.op), request.size.count,
-                            algorithm_name(algorithm), protocol_name(protocol)),
-                start, end,
-                {{"channels", std::int64_t{channels}},
-                 {"execution", std::string(execution_name(result.execution))}});
+  RAILSIM_UNREACHABLE("only executable algorithms are selected");
+}
+
+CollectiveResult run_collective(const System& system,
+                                sim::FlowNetwork& network,
+                                sim::Simulator& simulator,
+                                const CollectiveRequest& request,
+                                CollectiveTrace* trace) {
+  const std::unique_ptr<CollectiveCall> call =
+      start_collective(system, network, simulator, request, {}, trace);
+  while (!call->finished()) {
+    const bool stepped = simulator.step();
+    RAILSIM_ASSERT(stepped, "a collective in progress always has an event pending");
+    if (!stepped) {
+      break;
+    }
   }
-  const double seconds = sim::to_seconds(result.time);
-  result.algbw_GBps = seconds > 0.0 ? bytes / seconds / 1e9 : 0.0;
-  result.busbw_GBps = result.algbw_GBps * busbw_factor(request.op, comm.ranks());
-  return result;
+  return call->result();
 }
 
 }  // namespace railsim::models

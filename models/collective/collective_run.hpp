@@ -7,6 +7,10 @@
 // Ring, Tree (AllReduce) and NVLS (one NVSwitch node) are executed; the tuner chooses among
 // those it is allowed and NCCL enables, as NCCL's own does, so `auto` means NCCL's choice among
 // them. NVLS Tree and PAT are priced by the tuner but not executed (docs/validation.md).
+//
+// A call either runs to its end (run_collective) or is started and left in flight
+// (start_collective), so that several calls share one network at once, as the collectives of a
+// training step do; both take the one path.
 #pragma once
 
 #include "models/collective/collective_calibration.hpp"
@@ -21,6 +25,8 @@
 #include "sim/simulator.hpp"
 #include "sim/time.hpp"
 
+#include <functional>
+#include <memory>
 #include <optional>
 
 namespace railsim::models {
@@ -59,12 +65,57 @@ TuningTopology tuning_topology(const System& system, const Communicator& comm);
 // Plans with more transfers than this run pipelined unless chunk execution is forced.
 inline constexpr std::size_t kChunkTransferLimit = 200'000;
 
+// A collective in flight. It owns its executor, and the executor everything it reads while it
+// runs (its task DAG or flow groups, their paths, the pipeline's recurrence), so calls started
+// together on one network share nothing but the network's links: each creates its own flows
+// and groups, and its callbacks reach only its own state. Keep it alive until `done` has run,
+// and do not destroy it from inside `done` (the event that completes it is still running).
+class CollectiveCall {
+ public:
+  virtual ~CollectiveCall();
+
+  CollectiveCall(const CollectiveCall&) = delete;
+  CollectiveCall& operator=(const CollectiveCall&) = delete;
+
+  // True from the moment `done` is called.
+  bool finished() const { return finished_; }
+
+  // The result once finished(); before that, NCCL's choices only (algorithm, protocol,
+  // channels, execution), with no time.
+  const CollectiveResult& result() const { return result_; }
+
+ protected:
+  explicit CollectiveCall(const CollectiveResult& chosen) : result_(chosen) {}
+
+  void complete(const CollectiveResult& result) {
+    result_ = result;
+    finished_ = true;
+  }
+
+ private:
+  CollectiveResult result_;
+  bool finished_ = false;
+};
+
+// Starts the call at simulator.now() on `network` (other calls and traffic may be in flight on
+// it) and returns at once; `done` (may be empty) runs inside the event that completes it, with
+// the result (time = end - start, algbw, busbw, algorithm, protocol, channels, execution as
+// run_collective gives them). Throws sim::InputError, before anything starts, exactly where
+// run_collective does. A `trace` must outlive the call.
+std::unique_ptr<CollectiveCall> start_collective(const System& system,
+                                                 sim::FlowNetwork& network,
+                                                 sim::Simulator& simulator,
+                                                 const CollectiveRequest& request,
+                                                 std::function<void(const CollectiveResult&)> done,
+                                                 CollectiveTrace* trace = nullptr);
+
 // Runs the call from the simulator's current time until it completes (other traffic on the
-// network keeps flowing meanwhile). Throws sim::InputError for a request the system cannot
-// run: too many nodes or GPUs, an algorithm or protocol NCCL would not run there, ...
-// With a `trace` (made for request.comm), the call adds one span for itself, named like
-// "all_reduce 1048576 B ring simple", and its executor one per transfer (chunk-accurate) or per
-// connection and channel (pipelined); without one, nothing is recorded.
+// network keeps flowing meanwhile): start_collective, then the simulator stepped until the call
+// has finished. Throws sim::InputError for a request the system cannot run: too many nodes or
+// GPUs, node or GPU ids out of range or repeated, an algorithm or protocol NCCL would not run
+// there, ... With a `trace` (made for request.comm), the call adds one span for itself, named
+// like "all_reduce 1048576 B ring simple", and its executor one per transfer (chunk-accurate) or
+// per connection and channel (pipelined); without one, nothing is recorded.
 CollectiveResult run_collective(const System& system,
                                 sim::FlowNetwork& network,
                                 sim::Simulator& simulator,

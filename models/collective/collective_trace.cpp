@@ -10,8 +10,9 @@ CollectiveTrace::CollectiveTrace(sim::Trace& trace, const Communicator& comm)
     : trace_(trace), calls_(trace.add_track(trace.add_process("collectives"), "calls")) {
   ranks_.reserve(static_cast<std::size_t>(comm.ranks()));
   for (int r = 0; r < comm.ranks(); ++r) {
-    ranks_.push_back(trace.add_process(
-        fmt::format("rank {}: node {} gpu {}", r, comm.node_of(r), comm.gpu_of(r))));
+    ranks_.push_back(trace.add_process(fmt::format("rank {}: node {} gpu {}", r,
+                                                   comm.system_node(comm.node_of(r)),
+                                                   comm.system_gpu(comm.gpu_of(r)))));
   }
 }
 

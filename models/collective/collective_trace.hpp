@@ -1,12 +1,12 @@
 // File: models/collective/collective_trace.hpp
 // What a collective run puts in a sim::Trace (docs/trace.md): a process "collectives" with one
-// span per call, and a process per rank ("rank 3: node 0 gpu 3", in rank order) with a track per
-// channel and peer the rank sends to ("channel 5 > rank 4"; "channel 5 > nvswitch" for an
-// NVSwitch operation): a ring rank has one peer per channel, so one track per channel; a tree
-// rank has its parent and children. The executors add a span there per transfer when they run
-// chunk-accurate (transfer_dag.hpp), and one per connection for a whole channel's pipeline when
-// they run pipelined (group_pipeline.hpp). A connection sends one transfer at a time, so the
-// spans of one track follow one another.
+// span per call, and a process per rank ("rank 3: node 0 gpu 3", in rank order, naming the
+// system's node and GPU: communicator.hpp) with a track per channel and peer the rank sends to
+// ("channel 5 > rank 4"; "channel 5 > nvswitch" for an NVSwitch operation): a ring rank has one
+// peer per channel, so one track per channel; a tree rank has its parent and children. The
+// executors add a span there per transfer when they run chunk-accurate (transfer_dag.hpp), and
+// one per connection for a whole channel's pipeline when they run pipelined (group_pipeline.hpp).
+// A connection sends one transfer at a time, so the spans of one track follow one another.
 #pragma once
 
 #include "models/collective/communicator.hpp"

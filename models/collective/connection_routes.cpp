@@ -10,17 +10,20 @@ Paths hop_paths(const System& system,
                 const Communicator& comm,
                 const RingHop& hop,
                 std::uint64_t queue_pair) {
-  const int src_node = comm.node_of(hop.src);
-  const int src_gpu = comm.gpu_of(hop.src);
+  // The System knows its own node and GPU indices, not the communicator's.
+  const int src_node = comm.system_node(comm.node_of(hop.src));
+  const int src_gpu = comm.system_gpu(comm.gpu_of(hop.src));
+  const int dst_gpu = comm.system_gpu(comm.gpu_of(hop.dst));
   if (!hop.inter_node) {
-    return {system.route_in_node(src_node, src_gpu, comm.gpu_of(hop.dst))};
+    return {system.route_in_node(src_node, src_gpu, dst_gpu)};
   }
-  const Endpoint src{src_node, hop.send_nic, hop.relay_gpu >= 0 ? hop.relay_gpu : src_gpu};
-  const Endpoint dst{comm.node_of(hop.dst), hop.recv_nic, comm.gpu_of(hop.dst)};
+  const int relay_gpu = hop.relay_gpu >= 0 ? comm.system_gpu(hop.relay_gpu) : -1;
+  const Endpoint src{src_node, hop.send_nic, relay_gpu >= 0 ? relay_gpu : src_gpu};
+  const Endpoint dst{comm.system_node(comm.node_of(hop.dst)), hop.recv_nic, dst_gpu};
   Paths paths = system.routes(src, dst, queue_pair);
-  if (hop.relay_gpu >= 0) {
+  if (relay_gpu >= 0) {
     // PXN: over NVLink to the GPU beside the NIC first.
-    const std::vector<sim::LinkId> relay = system.route_in_node(src_node, src_gpu, hop.relay_gpu);
+    const std::vector<sim::LinkId> relay = system.route_in_node(src_node, src_gpu, relay_gpu);
     for (auto& path : paths) {
       path.insert(path.begin(), relay.begin(), relay.end());
     }

@@ -6,7 +6,8 @@
 // A hop inside a node takes the NVLink (or PCIe) route; one between nodes leaves through the
 // sender's NIC (after an NVLink hop to the PXN relay, if any) and enters through the receiver's,
 // on one path, or one per adaptive-routing lane. Queue pairs exist only between nodes; their
-// index, with the channel's, tells ECMP's hash the flows apart.
+// index, with the channel's, tells ECMP's hash the flows apart. Hops name communicator-local
+// ranks and GPUs, mapped to the System's nodes and GPUs here.
 #pragma once
 
 #include "models/collective/collective_timing.hpp"

@@ -15,18 +15,25 @@ namespace {
 
 std::size_t at(int i) { return static_cast<std::size_t>(i); }
 
-// paths[g]: GPU g up to the switch; paths[n + g]: the switch down to GPU g.
-std::vector<std::vector<sim::LinkId>> switch_ports(const System& system, int ranks) {
+// paths[g]: rank g's GPU up to the switch; paths[n + g]: the switch down to it. The ranks are
+// the GPUs of the communicator's one node.
+std::vector<std::vector<sim::LinkId>> switch_ports(const System& system,
+                                                   const Communicator& comm,
+                                                   int ranks) {
   if (system.spec().node.nvlink.kind != NvlinkKind::kSwitch) {
     throw sim::InputError(
         fmt::format("nvls needs GPUs on an NVSwitch; a {} node has none", system.spec().node.name));
   }
+  RAILSIM_ASSERT(comm.nodes == 1 && comm.gpus_per_node == ranks,
+                 "nvls runs the GPUs of one node, a rank each");
+  const int node = comm.system_node(0);
   std::vector<std::vector<sim::LinkId>> ports(2 * at(ranks));
   for (int g = 0; g < ranks; ++g) {
     // Through the switch a route is {sender's port up, receiver's port down}.
-    const int other = (g + 1) % ranks;
-    const std::vector<sim::LinkId> out = system.route_in_node(0, g, other);
-    const std::vector<sim::LinkId> in = system.route_in_node(0, other, g);
+    const int gpu = comm.system_gpu(g);
+    const int other = comm.system_gpu((g + 1) % ranks);
+    const std::vector<sim::LinkId> out = system.route_in_node(node, gpu, other);
+    const std::vector<sim::LinkId> in = system.route_in_node(node, other, gpu);
     RAILSIM_ASSERT(out.size() == 2 && in.size() == 2, "an NVSwitch route is two port links");
     ports[at(g)] = {out[0]};
     ports[at(ranks + g)] = {in[1]};
@@ -52,11 +59,12 @@ std::string operation_name(CollectiveOp op) {
 }  // namespace
 
 TransferDag nvls_dag(const System& system,
+                     const Communicator& comm,
                      const NvlsPlan& plan,
                      const NvlsTiming& timing,
                      bool traced) {
   TransferDag dag;
-  dag.paths = switch_ports(system, plan.ranks);
+  dag.paths = switch_ports(system, comm, plan.ranks);
   const std::vector<NvlsOperation> operations = nvls_operations(plan);
   dag.tasks.reserve(operations.size());
   for (const NvlsOperation& op : operations) {
@@ -80,12 +88,13 @@ TransferDag nvls_dag(const System& system,
 }
 
 GroupPipeline nvls_pipeline(const System& system,
+                            const Communicator& comm,
                             const sim::FlowNetwork& network,
                             const NvlsPlan& plan,
                             const NvlsTiming& timing,
                             bool traced) {
   GroupPipeline pipeline;
-  pipeline.paths = switch_ports(system, plan.ranks);
+  pipeline.paths = switch_ports(system, comm, plan.ranks);
   pipeline.channels.resize(at(plan.channels));
   for (int c = 0; c < plan.channels; ++c) {
     std::vector<sim::Bytes> load(pipeline.paths.size());

@@ -1,7 +1,7 @@
 // File: models/collective/nvls_executor.hpp
-// An NvlsPlan on the NVSwitch ports of node 0 of a System (the link from each GPU up to the
-// switch and the one down from it, as System::route_in_node crosses them), in the two forms the
-// executors run (execution.hpp).
+// An NvlsPlan on the NVSwitch ports of a communicator's one node of a System (the link from each
+// of its GPUs up to the switch and the one down from it, as System::route_in_node crosses them),
+// in the two forms the executors run (execution.hpp).
 //
 // Chunk-accurate (nvls_dag): each NVSwitch operation is a task whose flows, one per port load
 // (nvls_plan.hpp), form a flow group: the switch reduces and multicasts at the pace of its
@@ -17,6 +17,7 @@
 // NCCL's NVLS latency is all in the hold.
 #pragma once
 
+#include "models/collective/communicator.hpp"
 #include "models/collective/group_pipeline.hpp"
 #include "models/collective/nvls_plan.hpp"
 #include "models/collective/transfer_dag.hpp"
@@ -31,14 +32,17 @@ struct NvlsTiming {
   double wire_factor = 1.0;  // 1 / nvls_efficiency
 };
 
-// Both throw sim::InputError if the system's GPUs do not share an NVSwitch. `traced`: name each
-// operation's sender (its head; "reduce", "store" or "reduce+store" by the operation).
+// Both throw sim::InputError if the system's GPUs do not share an NVSwitch. `comm` is one node,
+// a rank per GPU of the plan. `traced`: name each operation's sender (its head; "reduce",
+// "store" or "reduce+store" by the operation).
 TransferDag nvls_dag(const System& system,
+                     const Communicator& comm,
                      const NvlsPlan& plan,
                      const NvlsTiming& timing,
                      bool traced);
 
 GroupPipeline nvls_pipeline(const System& system,
+                            const Communicator& comm,
                             const sim::FlowNetwork& network,
                             const NvlsPlan& plan,
                             const NvlsTiming& timing,

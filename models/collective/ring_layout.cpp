@@ -7,8 +7,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <limits>
 #include <optional>
+#include <string>
 
 namespace railsim::models {
 namespace {
@@ -72,12 +74,56 @@ std::vector<int> gpu_nics_on(const System& system, int node, int gpus) {
   return chosen;
 }
 
+namespace {
+
+// The highest system GPU of `comm`, plus one: how many GPUs NIC affinity is chosen over, so
+// that a GPU keeps the NIC it has when its whole node is in the communicator.
+int gpus_spanned(const Communicator& comm) {
+  int spanned = 0;
+  for (int g = 0; g < comm.gpus_per_node; ++g) {
+    spanned = std::max(spanned, comm.system_gpu(g) + 1);
+  }
+  return spanned;
+}
+
+// Where `ids` (a communicator's node or GPU list) breaks the rules: its size, a value out of
+// [0, limit), a repeat; empty when it keeps them.
+std::string bad_ids(const std::vector<int>& ids, int count, int limit, const char* what) {
+  if (ids.empty()) {
+    return {};
+  }
+  if (static_cast<int>(ids.size()) != count) {
+    return fmt::format("{} {} ids for {} {}s", ids.size(), what, count, what);
+  }
+  std::vector<bool> seen(at(limit), false);
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    const int id = ids[i];
+    if (id < 0 || id >= limit) {
+      return fmt::format("{} id {} (entry {}), expected 0 to {}", what, id, i, limit - 1);
+    }
+    if (seen[at(id)]) {
+      return fmt::format("{} id {} (entry {}) is listed twice", what, id, i);
+    }
+    seen[at(id)] = true;
+  }
+  return {};
+}
+
+}  // namespace
+
 std::vector<std::vector<int>> comm_gpu_nics(const System& system, const Communicator& comm) {
+  const int spanned = gpus_spanned(comm);
   std::vector<std::vector<int>> nic_of;
   nic_of.reserve(at(comm.nodes));
   for (int n = 0; n < comm.nodes; ++n) {
-    nic_of.push_back(comm.nodes > 1 ? gpu_nics_on(system, n, comm.gpus_per_node)
-                                    : gpu_nics(system, comm.gpus_per_node));
+    const std::vector<int> by_system_gpu = comm.nodes > 1
+                                               ? gpu_nics_on(system, comm.system_node(n), spanned)
+                                               : gpu_nics(system, spanned);
+    std::vector<int>& local = nic_of.emplace_back();
+    local.reserve(at(comm.gpus_per_node));
+    for (int g = 0; g < comm.gpus_per_node; ++g) {
+      local.push_back(by_system_gpu[at(comm.system_gpu(g))]);
+    }
   }
   return nic_of;
 }
@@ -91,6 +137,16 @@ void check_fits(const System& system, const Communicator& comm, std::optional<in
   if (comm.gpus_per_node < 1 || comm.gpus_per_node > gpus) {
     throw sim::InputError(fmt::format("{} GPUs per node asked for, a {} node has {}",
                                       comm.gpus_per_node, system.spec().node.name, gpus));
+  }
+  if (const std::string bad = bad_ids(comm.node_ids, comm.nodes, system.spec().nodes, "node");
+      !bad.empty()) {
+    throw sim::InputError(
+        fmt::format("communicator: {}, the system has {} nodes", bad, system.spec().nodes));
+  }
+  if (const std::string bad = bad_ids(comm.gpu_ids, comm.gpus_per_node, gpus, "gpu");
+      !bad.empty()) {
+    throw sim::InputError(
+        fmt::format("communicator: {}, a {} node has {} GPUs", bad, system.spec().node.name, gpus));
   }
   if (channels && (*channels < 1 || *channels > 64)) {
     throw sim::InputError(
@@ -136,10 +192,13 @@ RingLayout ring_layout(const System& system, const Communicator& comm, const Rin
           // Leave by the NIC the ring entered this node by: that of the node's first GPU.
           const int entry_gpu = comm.gpu_of(ring[p + 1 - at(g_count)]);
           hop.send_nic = nic_of[at(node)][at(entry_gpu)];
+          const int sys_node = comm.system_node(node);
+          const int sys_from = comm.system_gpu(from_gpu);
+          const int sys_entry = comm.system_gpu(entry_gpu);
           if (options.pxn && entry_gpu != from_gpu &&
-              !system.uses_gdr(node, from_gpu, hop.send_nic) &&
-              system.uses_gdr(node, entry_gpu, hop.send_nic) &&
-              nvlinks_between(system.spec().node, from_gpu, entry_gpu) > 0) {
+              !system.uses_gdr(sys_node, sys_from, hop.send_nic) &&
+              system.uses_gdr(sys_node, sys_entry, hop.send_nic) &&
+              nvlinks_between(system.spec().node, sys_from, sys_entry) > 0) {
             hop.relay_gpu = entry_gpu;
           }
         }

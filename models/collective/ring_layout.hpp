@@ -15,7 +15,12 @@
 // even nodes with CROSS_NIC 2, upwards on odd ones), which on an NVSwitch is as good as any.
 // GPUs map to NICs by NCCL's affinity: the nearest compute NIC not yet taken by a lower GPU, so
 // two GPUs that share a switch with two NICs use one each (DGX A100); per node, among the NICs
-// whose port is up.
+// whose port is up. The choice is made over the node's GPUs from 0 up to the communicator's
+// highest, so a GPU uses the NIC it would with its whole node in the communicator (GPU 3 of a
+// data-parallel group {nodes} x {gpu 3} uses NIC 3's rail on a DGX H100).
+//
+// Ranks, nodes and GPUs here are the communicator's own (communicator.hpp); NIC indices are
+// into System::compute_nics().
 #pragma once
 
 #include "models/collective/communicator.hpp"
@@ -58,12 +63,13 @@ std::vector<int> gpu_nics(const System& system, int gpus);
 // Throws sim::InputError when no NIC of the node is up.
 std::vector<int> gpu_nics_on(const System& system, int node, int gpus);
 
-// gpu_nics_on for every node of `comm` ([node][local GPU]); one node needs no NIC and takes the
-// node type's choice.
+// gpu_nics_on for every node of `comm` ([local node][local GPU]), on its system node and GPUs;
+// one node needs no NIC and takes the node type's choice.
 std::vector<std::vector<int>> comm_gpu_nics(const System& system, const Communicator& comm);
 
-// Throws sim::InputError unless `comm` fits the system (nodes, GPUs per node) and `channels`, if
-// given, NCCL's MAXCHANNELS (1 to 64).
+// Throws sim::InputError unless `comm` fits the system (nodes, GPUs per node; node and GPU ids,
+// if given, one per node or GPU, in range and none twice) and `channels`, if given, NCCL's
+// MAXCHANNELS (1 to 64).
 void check_fits(const System& system, const Communicator& comm, std::optional<int> channels);
 
 // Throws sim::InputError for a communicator the system cannot hold, or options out of range.
