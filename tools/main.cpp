@@ -35,6 +35,10 @@ constexpr Command kCommands[] = {
      run_parse},
     {"calibrate", "fit the model's parameters to perftest / nccl-tests outputs: a profile",
      run_calibrate},
+    {"step", "one training step on a system: step time, critical path, faults' slowdown",
+     run_step_command},
+    {"sweep", "every point of a sweep file, run in parallel, into one CSV/JSON table",
+     run_sweep_command},
 };
 
 void print_help(std::ostream& out) {

@@ -10,6 +10,7 @@ packages=(
   libgtest-dev libgmock-dev librapidcheck-dev              # tests and property tests
   libbenchmark-dev                                         # bench/
   libibverbs-dev                                           # the verbs probe
+  chromium                                                 # renders the sweep report in a test
 )
 
 missing=()

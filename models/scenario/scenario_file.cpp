@@ -8,39 +8,6 @@
 namespace railsim::models::scenario {
 namespace {
 
-// NCCL's settings, named as its environment variables are (NCCL_ALGO, NCCL_PROTO, ...).
-void read_nccl(const JsonValue& nccl, CollectiveRequest& request) {
-  nccl.expect_keys(
-      {"algo", "proto", "nchannels", "cross_nic", "pxn", "qps_per_connection", "exec"});
-  if (const auto v = nccl.find("algo")) {
-    request.algorithm = v->as_enum<Algorithm>({{"ring", Algorithm::kRing},
-                                               {"tree", Algorithm::kTree},
-                                               {"nvls", Algorithm::kNvls},
-                                               {"nvlstree", Algorithm::kNvlsTree},
-                                               {"pat", Algorithm::kPat}});
-  }
-  if (const auto v = nccl.find("proto")) {
-    request.protocol = v->as_enum<Protocol>(
-        {{"simple", Protocol::kSimple}, {"ll128", Protocol::kLl128}, {"ll", Protocol::kLl}});
-  }
-  if (const auto v = nccl.find("nchannels")) {
-    request.channels = static_cast<int>(v->as_integer(1, 64));
-  }
-  if (const auto v = nccl.find("cross_nic")) {
-    request.cross_nic = static_cast<int>(v->as_integer(0, 2));
-  }
-  if (const auto v = nccl.find("pxn")) {
-    request.pxn = v->as_bool();
-  }
-  if (const auto v = nccl.find("qps_per_connection")) {
-    request.qps_per_connection = static_cast<int>(v->as_integer(1, 128));
-  }
-  if (const auto v = nccl.find("exec")) {
-    request.execution =
-        v->as_enum<Execution>({{"chunk", Execution::kChunk}, {"pipelined", Execution::kPipelined}});
-  }
-}
-
 sim::Bytes read_positive_size(const JsonValue& value) {
   const sim::Bytes size = value.as_size();
   if (size.count < 1) {
@@ -76,6 +43,38 @@ std::vector<BackgroundFlow> read_background(const JsonValue& background) {
 }
 
 }  // namespace
+
+void read_nccl(const JsonValue& nccl, CollectiveRequest& request) {
+  nccl.expect_keys(
+      {"algo", "proto", "nchannels", "cross_nic", "pxn", "qps_per_connection", "exec"});
+  if (const auto v = nccl.find("algo")) {
+    request.algorithm = v->as_enum<Algorithm>({{"ring", Algorithm::kRing},
+                                               {"tree", Algorithm::kTree},
+                                               {"nvls", Algorithm::kNvls},
+                                               {"nvlstree", Algorithm::kNvlsTree},
+                                               {"pat", Algorithm::kPat}});
+  }
+  if (const auto v = nccl.find("proto")) {
+    request.protocol = v->as_enum<Protocol>(
+        {{"simple", Protocol::kSimple}, {"ll128", Protocol::kLl128}, {"ll", Protocol::kLl}});
+  }
+  if (const auto v = nccl.find("nchannels")) {
+    request.channels = static_cast<int>(v->as_integer(1, 64));
+  }
+  if (const auto v = nccl.find("cross_nic")) {
+    request.cross_nic = static_cast<int>(v->as_integer(0, 2));
+  }
+  if (const auto v = nccl.find("pxn")) {
+    request.pxn = v->as_bool();
+  }
+  if (const auto v = nccl.find("qps_per_connection")) {
+    request.qps_per_connection = static_cast<int>(v->as_integer(1, 128));
+  }
+  if (const auto v = nccl.find("exec")) {
+    request.execution =
+        v->as_enum<Execution>({{"chunk", Execution::kChunk}, {"pipelined", Execution::kPipelined}});
+  }
+}
 
 CollectiveWorkload read_workload(const JsonValue& workload, const SystemSpec& system) {
   workload.expect_keys(
@@ -123,7 +122,10 @@ CollectiveWorkload read_workload(const JsonValue& workload, const SystemSpec& sy
 
 ScenarioFile load_scenario_file(const std::string& path) {
   const JsonDocument document = load_json_file(path);
-  const JsonValue root = document.root();
+  return read_scenario(document.root());
+}
+
+ScenarioFile read_scenario(const JsonValue& root) {
   ScenarioFile out;
   out.system = read_system(root);
   if (const auto v = root.find("workload")) {

@@ -34,8 +34,16 @@ struct ScenarioFile {
 
 ScenarioFile load_scenario_file(const std::string& path);
 
+// Reads a scenario document already parsed (a sweep's point, built in memory); its errors name
+// the document's file as load_scenario_file's name the file.
+ScenarioFile read_scenario(const JsonValue& root);
+
 // A preset name (its system alone, as system_from_argument gives it) or a scenario file.
 ScenarioFile scenario_from_argument(const std::string& preset_or_file);
+
+// Reads a `nccl` object: NCCL's settings, named as its environment variables are (NCCL_ALGO,
+// NCCL_PROTO, ...), into `request`.
+void read_nccl(const JsonValue& nccl, CollectiveRequest& request);
 
 // Reads `/workload` of a scenario document; an error at its pointer for anything the system
 // cannot run (more nodes or GPUs than it has).

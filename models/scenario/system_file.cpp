@@ -15,6 +15,9 @@
 
 #include <fmt/format.h>
 
+#include <map>
+#include <memory>
+#include <set>
 #include <string_view>
 
 namespace railsim::models::scenario {
@@ -158,6 +161,30 @@ void read_fabric(const JsonValue& fabric, SystemSpec& system) {
   }
 }
 
+}  // namespace
+
+std::pair<int, std::string> read_node_element(const JsonValue& where, int nodes) {
+  const std::string text = where.as_string();
+  const auto dot = text.find('.');
+  int node = -1;
+  if (text.size() > 1 && text[0] == 'n' && dot != std::string::npos && dot + 1 < text.size()) {
+    try {
+      std::size_t used = 0;
+      node = std::stoi(text.substr(1, dot - 1), &used);
+      node = used == dot - 1 ? node : -1;
+    } catch (const std::logic_error&) {
+      node = -1;
+    }
+  }
+  if (node < 0 || node >= nodes) {
+    throw where.error(fmt::format("expected an element such as \"n0.gpu3\" (node 0 to {}), got {}",
+                                  nodes - 1, quote(text)));
+  }
+  return {node, text.substr(dot + 1)};
+}
+
+namespace {
+
 // {"pcie": "n0.gpu3", "generation": 4, "lanes": 8}: both directions of that element's PCIe
 // link trained down, as two link faults.
 void read_pcie_fault(const JsonValue& fault,
@@ -165,22 +192,7 @@ void read_pcie_fault(const JsonValue& fault,
                      std::vector<LinkFault>& out) {
   fault.expect_keys({"pcie", "generation", "lanes"});
   const JsonValue where = fault.at("pcie");
-  const std::string element = where.as_string();
-  const auto dot = element.find('.');
-  int node = -1;
-  if (element.size() > 1 && element[0] == 'n' && dot != std::string::npos) {
-    try {
-      std::size_t used = 0;
-      node = std::stoi(element.substr(1, dot - 1), &used);
-      node = used == dot - 1 ? node : -1;
-    } catch (const std::logic_error&) {
-      node = -1;
-    }
-  }
-  if (node < 0 || node >= system.nodes) {
-    throw where.error(fmt::format("expected an element such as \"n0.gpu3\" (node 0 to {}), got {}",
-                                  system.nodes - 1, quote(element)));
-  }
+  const auto [node, element] = read_node_element(where, system.nodes);
   PcieLink link;
   link.generation = static_cast<int>(fault.at("generation").as_integer(3, 6));
   link.lanes = static_cast<int>(fault.at("lanes").as_integer(1, 16));
@@ -192,63 +204,106 @@ void read_pcie_fault(const JsonValue& fault,
   }
   std::pair<std::string, std::string> names;
   try {
-    names = pcie_link_names(system.node, node, element.substr(dot + 1));
+    names = pcie_link_names(system.node, node, element);
   } catch (const sim::InputError& e) {
     throw where.error(e.what());
   }
   for (const std::string& name : {names.first, names.second}) {
-    out.push_back({name, 1.0, rate, false, fault.json_pointer()});
+    out.push_back({name, 1.0, rate, false, fault.json_pointer(), std::nullopt});
   }
 }
 
-std::vector<LinkFault> read_faults(const JsonValue& faults, const SystemSpec& system) {
-  std::vector<LinkFault> result;
-  for (const JsonValue& fault : faults.elements()) {
-    if (fault.contains("pcie")) {
-      read_pcie_fault(fault, system, result);
-      continue;
-    }
-    fault.expect_keys({"link", "rate_scale", "rate", "down"});
-    LinkFault f;
-    f.link = fault.at("link").as_string();
-    f.json_pointer = fault.json_pointer();
-    const std::optional<JsonValue> scale = fault.find("rate_scale");
-    const std::optional<JsonValue> rate = fault.find("rate");
-    const std::optional<JsonValue> down = fault.find("down");
-    if (int{scale.has_value()} + int{rate.has_value()} + int{down.has_value()} != 1) {
-      throw fault.error(
-          R"(expected exactly one of "rate_scale" (such as 0.5), "rate" (such as "200Gbps") or )"
-          R"("down": true)");
-    }
-    if (down) {
-      if (!down->as_bool()) {
-        throw down->error(R"(expected true (leave the fault out for a link that is up))");
-      }
-      f.down = true;
-      result.push_back(std::move(f));
-      continue;
-    }
-    if (scale) {
-      f.rate_scale = scale->as_number(0.0, 1.0);
-      if (!(f.rate_scale > 0.0)) {
-        throw scale->error(
-            R"(expected a scale above 0 and at most 1, got 0 (a link out of service is "down": true))");
-      }
-    } else {
-      f.rate = rate->as_bandwidth();
-      if (!(f.rate.bytes_per_s > 0.0)) {
-        throw rate->error(R"(expected a rate above zero (a link out of service is "down": true))");
-      }
-    }
-    result.push_back(std::move(f));
+// "from", "for", "every" and "times" of a timed fault.
+FaultSchedule read_schedule(const JsonValue& fault) {
+  FaultSchedule schedule;
+  if (const auto v = fault.find("from")) {
+    schedule.from = v->as_duration();
   }
-  return result;
+  if (const auto v = fault.find("for")) {
+    schedule.length = v->as_duration();
+    if (*schedule.length <= sim::Duration{}) {
+      throw v->error("expected a duration above zero");
+    }
+  }
+  const auto every = fault.find("every");
+  const auto times = fault.find("times");
+  if (every.has_value() != times.has_value()) {
+    throw fault.error(R"(a repeating fault needs both "every" (such as "10ms") and "times")");
+  }
+  if (every) {
+    if (!schedule.length) {
+      throw every->error(R"(a repeating fault needs "for": how long each window lasts)");
+    }
+    schedule.every = every->as_duration();
+    if (*schedule.every <= *schedule.length) {
+      throw every->error(R"(expected a period longer than "for")");
+    }
+    schedule.times = static_cast<int>(times->as_integer(1, 100'000));
+  }
+  return schedule;
 }
 
 }  // namespace
 
+void read_fault(const JsonValue& fault,
+                const SystemSpec& system,
+                bool timed,
+                std::vector<LinkFault>& out) {
+  if (fault.contains("pcie")) {
+    read_pcie_fault(fault, system, out);
+    return;
+  }
+  if (timed) {
+    fault.expect_keys({"link", "rate_scale", "rate", "down", "from", "for", "every", "times"});
+  } else {
+    fault.expect_keys({"link", "rate_scale", "rate", "down"});
+  }
+  LinkFault f;
+  f.link = fault.at("link").as_string();
+  f.json_pointer = fault.json_pointer();
+  const std::optional<JsonValue> scale = fault.find("rate_scale");
+  const std::optional<JsonValue> rate = fault.find("rate");
+  const std::optional<JsonValue> down = fault.find("down");
+  if (int{scale.has_value()} + int{rate.has_value()} + int{down.has_value()} != 1) {
+    throw fault.error(
+        R"(expected exactly one of "rate_scale" (such as 0.5), "rate" (such as "200Gbps") or )"
+        R"("down": true)");
+  }
+  const bool scheduled = timed && (fault.contains("from") || fault.contains("for") ||
+                                   fault.contains("every") || fault.contains("times"));
+  if (down) {
+    if (!down->as_bool()) {
+      throw down->error(R"(expected true (leave the fault out for a link that is up))");
+    }
+    if (scheduled) {
+      // Rerouting flows already in flight is not modelled: a route is fixed when a flow starts.
+      throw down->error(
+          R"(a link cannot go down mid-run; give a timed fault a "rate_scale" or "rate")");
+    }
+    f.down = true;
+    out.push_back(std::move(f));
+    return;
+  }
+  if (scale) {
+    f.rate_scale = scale->as_number(0.0, 1.0);
+    if (!(f.rate_scale > 0.0)) {
+      throw scale->error(
+          R"(expected a scale above 0 and at most 1, got 0 (a link out of service is "down": true))");
+    }
+  } else {
+    f.rate = rate->as_bandwidth();
+    if (!(f.rate.bytes_per_s > 0.0)) {
+      throw rate->error(R"(expected a rate above zero (a link out of service is "down": true))");
+    }
+  }
+  if (scheduled) {
+    f.schedule = read_schedule(fault);
+  }
+  out.push_back(std::move(f));
+}
+
 SystemFile read_system(const JsonValue& root) {
-  root.expect_keys({"name", "description", "system", "workload", "background"});
+  root.expect_keys({"name", "description", "system", "workload", "step", "jobs", "background"});
   SystemFile out;
   out.file = root.file();
   if (const auto name = root.find("name")) {
@@ -285,7 +340,9 @@ SystemFile read_system(const JsonValue& root) {
     }
   }
   if (const auto v = system.find("faults")) {
-    out.faults = read_faults(*v, spec);
+    for (const JsonValue& fault : v->elements()) {
+      read_fault(fault, spec, false, out.faults);
+    }
   }
   return out;
 }
@@ -306,35 +363,89 @@ SystemFile system_from_argument(const std::string& preset_or_file) {
   return out;
 }
 
+sim::LinkId fault_link(const std::string& file,
+                       const LinkFault& fault,
+                       const sim::FlowNetwork& network) {
+  for (std::uint32_t l = 0; l < network.link_count(); ++l) {
+    if (network.link(sim::LinkId{l}).name == fault.link) {
+      return sim::LinkId{l};
+    }
+  }
+  std::vector<std::string_view> names;
+  names.reserve(network.link_count());
+  for (std::uint32_t l = 0; l < network.link_count(); ++l) {
+    names.push_back(network.link(sim::LinkId{l}).name);
+  }
+  throw ScenarioError(file, fault.json_pointer + "/link",
+                      fmt::format("no link named {}{} (railsim topo --links lists them)",
+                                  quote(fault.link), did_you_mean_quoted(fault.link, names)));
+}
+
 void apply_faults(const SystemFile& file, System& system, sim::FlowNetwork& network) {
   for (const LinkFault& fault : file.faults) {
-    std::optional<sim::LinkId> found;
-    for (std::uint32_t l = 0; l < network.link_count() && !found; ++l) {
-      if (network.link(sim::LinkId{l}).name == fault.link) {
-        found = sim::LinkId{l};
-      }
+    if (fault.schedule) {
+      continue;
     }
-    if (!found) {
-      std::vector<std::string_view> names;
-      names.reserve(network.link_count());
-      for (std::uint32_t l = 0; l < network.link_count(); ++l) {
-        names.push_back(network.link(sim::LinkId{l}).name);
-      }
-      throw ScenarioError(file.file, fault.json_pointer + "/link",
-                          fmt::format("no link named {}{} (railsim topo --links lists them)",
-                                      quote(fault.link), did_you_mean_quoted(fault.link, names)));
-    }
+    const sim::LinkId found = fault_link(file.file, fault, network);
     if (fault.down) {
       try {
-        system.set_link_down(*found);
+        system.set_link_down(found);
       } catch (const sim::InputError& e) {
         throw ScenarioError(file.file, fault.json_pointer + "/link", e.what());
       }
       continue;
     }
-    const sim::Bandwidth now = network.link(*found).capacity;
-    network.set_link_capacity(*found,
+    const sim::Bandwidth now = network.link(found).capacity;
+    network.set_link_capacity(found,
                               fault.rate.bytes_per_s > 0.0 ? fault.rate : now * fault.rate_scale);
+  }
+}
+
+void schedule_faults(const std::string& file,
+                     const std::vector<LinkFault>& faults,
+                     sim::FlowNetwork& network,
+                     sim::Simulator& simulator) {
+  // Per link: its capacity before any window, and the capacities of the windows open now.
+  struct LinkState {
+    sim::Bandwidth base;
+    std::multiset<double> open;
+  };
+
+  auto states = std::make_shared<std::map<std::uint32_t, LinkState>>();
+  const auto update = [&network, states](std::uint32_t link) {
+    const LinkState& state = states->at(link);
+    const double capacity = state.open.empty()
+                                ? state.base.bytes_per_s
+                                : std::min(state.base.bytes_per_s, *state.open.begin());
+    network.set_link_capacity(sim::LinkId{link}, sim::Bandwidth{capacity});
+  };
+  const sim::SimTime origin = simulator.now();
+  for (const LinkFault& fault : faults) {
+    if (!fault.schedule) {
+      continue;
+    }
+    const sim::LinkId link = fault_link(file, fault, network);
+    const sim::Bandwidth base = network.link(link).capacity;
+    states->try_emplace(link.index, LinkState{base, {}});
+    const double capacity =
+        fault.rate.bytes_per_s > 0.0 ? fault.rate.bytes_per_s : base.bytes_per_s * fault.rate_scale;
+    const FaultSchedule& schedule = *fault.schedule;
+    for (int k = 0; k < schedule.times; ++k) {
+      const sim::SimTime opens =
+          origin + schedule.from + k * schedule.every.value_or(sim::Duration{});
+      simulator.schedule_at(opens, [states, update, id = link.index, capacity] {
+        states->at(id).open.insert(capacity);
+        update(id);
+      });
+      if (schedule.length) {
+        simulator.schedule_at(opens + *schedule.length,
+                              [states, update, id = link.index, capacity] {
+                                auto& open = states->at(id).open;
+                                open.erase(open.find(capacity));
+                                update(id);
+                              });
+      }
+    }
   }
 }
 

@@ -6,10 +6,24 @@
 
 #include "models/scenario/json_reader.hpp"
 #include "models/system/system.hpp"
+#include "sim/simulator.hpp"
 
+#include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace railsim::models::scenario {
+
+// When a timed fault (railsim step's fault files) holds: from `from` after the run starts, for
+// `length` (unset: to the end), and again every `every` after that, `times` windows in all (a link
+// flapping, or degrading mid-run).
+struct FaultSchedule {
+  sim::Duration from{};
+  std::optional<sim::Duration> length;
+  std::optional<sim::Duration> every;
+  int times = 1;
+};
 
 // A link fault, applied once the System's links exist: the named link's rate scaled or set.
 struct LinkFault {
@@ -18,6 +32,7 @@ struct LinkFault {
   sim::Bandwidth rate;       // bytes/s; zero means "scale instead"
   bool down = false;         // taken out of service instead (fabric links only)
   std::string json_pointer;  // where the fault was written, for errors found when applied
+  std::optional<FaultSchedule> schedule;  // unset: for the whole run
 };
 
 struct SystemFile {
@@ -36,9 +51,37 @@ SystemFile load_system_file(const std::string& path);
 // to a JSON file (anything ending in ".json").
 SystemFile system_from_argument(const std::string& preset_or_file);
 
+// An element of a node written "nNODE.NAME" ("n3.gpu2", "n0.mlx5_0"): {NODE, NAME}, or an error
+// at `where` when NODE is not below `nodes`.
+std::pair<int, std::string> read_node_element(const JsonValue& where, int nodes);
+
+// Reads one entry of a faults list (docs/scenarios.md) into `out`: a link fault, or a PCIe element
+// trained down (two link faults). With `timed`, a link rate fault may also carry "from", "for",
+// "every" and "times" (docs/workloads.md).
+void read_fault(const JsonValue& fault,
+                const SystemSpec& system,
+                bool timed,
+                std::vector<LinkFault>& out);
+
+// The link a fault names; a ScenarioError at the fault's "link", with the nearest names, when
+// `network` has none by that name. O(links).
+sim::LinkId fault_link(const std::string& file,
+                       const LinkFault& fault,
+                       const sim::FlowNetwork& network);
+
 // Applies the faults to the links `system` built in `network`: rates changed, fabric links
-// taken down. Throws ScenarioError at the fault's pointer for a link name that does not exist
+// taken down. Faults with a schedule are left out: models/workload/fault_timeline.hpp runs them.
+// Throws ScenarioError at the fault's pointer for a link name that does not exist
 // or a link that cannot go down.
 void apply_faults(const SystemFile& file, System& system, sim::FlowNetwork& network);
+
+// Schedules the timed faults among `faults` on `simulator`, from its current time: in each window
+// the link's capacity becomes the fault's (a scale of the capacity the link had when this was
+// called), and returns to that when the window ends; where windows on one link overlap, the
+// lowest capacity holds. `file` names the faults' file in errors. O(windows) events.
+void schedule_faults(const std::string& file,
+                     const std::vector<LinkFault>& faults,
+                     sim::FlowNetwork& network,
+                     sim::Simulator& simulator);
 
 }  // namespace railsim::models::scenario

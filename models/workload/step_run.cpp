@@ -1,0 +1,400 @@
+// File: models/workload/step_run.cpp
+// The step as an event-driven list schedule: each phase instance counts the dependencies it still
+// waits for, rank by rank, and starts the moment the count reaches zero.
+#include "models/workload/step_run.hpp"
+
+#include "sim/assert.hpp"
+#include "sim/input_error.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <numeric>
+#include <string>
+#include <utility>
+
+namespace railsim::models {
+namespace {
+
+std::size_t at(int index) { return static_cast<std::size_t>(index); }
+
+// What one collective call did, to report it and, where calls are reused, to replay it.
+struct CallRecord {
+  CollectiveResult result;
+  std::optional<sim::LinkId> busiest_link;
+  double busiest_utilisation = 0.0;
+  std::vector<std::pair<std::uint32_t, double>> link_bytes;  // link index, bytes carried
+};
+
+// The one stream every collective of the workload runs on, when there is one: a single
+// communicator of a single group. Calls on it never overlap each other.
+bool one_collective_stream(const StepWorkload& workload) {
+  int communicator = -1;
+  for (const Phase& phase : workload.phases) {
+    if (const auto* task = std::get_if<CollectiveTask>(&phase.task)) {
+      if ((communicator >= 0 && task->communicator != communicator) ||
+          workload.communicators[at(task->communicator)].groups.size() != 1) {
+        return false;
+      }
+      communicator = task->communicator;
+    }
+  }
+  return true;
+}
+
+// A phase on one group or rank, waiting for `pending` rank-level dependencies.
+struct Instance {
+  int phase = 0;
+  int index = 0;
+  std::vector<int> ranks;
+  int pending = 0;
+  int binding_run = -1;  // the run whose end released it
+  sim::SimTime ready{};
+};
+
+class StepRunner {
+ public:
+  StepRunner(const System& system,
+             sim::FlowNetwork& network,
+             sim::Simulator& simulator,
+             const StepWorkload& workload,
+             const StepOptions& options)
+      : system_(system),
+        network_(network),
+        simulator_(simulator),
+        workload_(workload),
+        options_(options) {
+    int highest = 0;
+    for (const int node : workload.nodes) {
+      highest = std::max(highest, node);
+    }
+    local_node_.assign(at(highest + 1), -1);
+    for (std::size_t i = 0; i < workload.nodes.size(); ++i) {
+      local_node_[at(workload.nodes[i])] = static_cast<int>(i);
+    }
+    reuse_ = options.reuse_identical_calls && one_collective_stream(workload);
+    index_phases();
+    make_instances();
+    compute_scale_.assign(at(workload.ranks()), 1.0);
+    for (const Straggler& s : options.stragglers) {
+      const int rank = job_rank(workload, s.node, s.gpu);  // once per straggler
+      if (rank >= 0) {
+        compute_scale_[at(rank)] *= s.compute_scale;
+      }
+    }
+  }
+
+  // Releases the phases that wait for nothing, at the simulator's current time.
+  void start() {
+    origin_ = simulator_.now();
+    result_.compute_time.assign(at(workload_.ranks()), sim::Duration{});
+    result_.link_bytes.assign(network_.link_count(), 0.0);
+    for (std::size_t i = 0; i < instances_.size(); ++i) {
+      if (instances_[i].pending == 0) {
+        instances_[i].ready = origin_;
+        release(static_cast<int>(i));
+      }
+    }
+  }
+
+  bool finished() const { return result_.runs.size() == instances_.size(); }
+
+  // Once finished: the step time and the critical path, back from the run that ended last.
+  StepResult result() {
+    sim::SimTime end = origin_;
+    int last = -1;
+    for (std::size_t r = 0; r < result_.runs.size(); ++r) {
+      if (result_.runs[r].end >= end) {
+        end = result_.runs[r].end;
+        last = static_cast<int>(r);
+      }
+    }
+    result_.step_time = end - origin_;
+    for (int r = last; r >= 0; r = binding_of_run_[at(r)]) {
+      result_.critical_path.push_back(r);
+    }
+    std::reverse(result_.critical_path.begin(), result_.critical_path.end());
+    return std::move(result_);
+  }
+
+ private:
+  // Each phase's predecessors: its dependencies and the phase before it on its stream.
+  void index_phases() {
+    const std::size_t n = workload_.phases.size();
+    preds_.resize(n);
+    succs_.resize(n);
+    int last_compute = -1;
+    std::vector<int> last_on_comm(workload_.communicators.size(), -1);
+    for (std::size_t p = 0; p < n; ++p) {
+      const Phase& phase = workload_.phases[p];
+      std::vector<int> preds = phase.after;
+      int& stream_last = std::holds_alternative<ComputeTask>(phase.task)
+                             ? last_compute
+                             : last_on_comm[at(std::get<CollectiveTask>(phase.task).communicator)];
+      if (stream_last >= 0) {
+        preds.push_back(stream_last);
+      }
+      stream_last = static_cast<int>(p);
+      std::sort(preds.begin(), preds.end());
+      preds.erase(std::unique(preds.begin(), preds.end()), preds.end());
+      for (const int q : preds) {
+        succs_[at(q)].push_back(static_cast<int>(p));
+      }
+      preds_[p] = std::move(preds);
+    }
+  }
+
+  void make_instances() {
+    const int ranks = workload_.ranks();
+    instance_of_.assign(workload_.phases.size(), std::vector<int>(at(ranks), -1));
+    for (std::size_t p = 0; p < workload_.phases.size(); ++p) {
+      const Phase& phase = workload_.phases[p];
+      const int waits = static_cast<int>(preds_[p].size());
+      if (std::holds_alternative<ComputeTask>(phase.task)) {
+        for (int r = 0; r < ranks; ++r) {
+          add_instance(static_cast<int>(p), r, {r}, waits);
+        }
+        continue;
+      }
+      const StepCommunicator& comm =
+          workload_.communicators[at(std::get<CollectiveTask>(phase.task).communicator)];
+      for (std::size_t g = 0; g < comm.groups.size(); ++g) {
+        add_instance(static_cast<int>(p), static_cast<int>(g), group_ranks(comm.groups[g]), waits);
+      }
+    }
+  }
+
+  std::vector<int> group_ranks(const Communicator& group) const {
+    std::vector<int> ranks;
+    ranks.reserve(at(group.ranks()));
+    for (int r = 0; r < group.ranks(); ++r) {
+      const int node = group.system_node(group.node_of(r));
+      const int local = at(node) < local_node_.size() ? local_node_[at(node)] : -1;
+      RAILSIM_ASSERT(local >= 0, "validate() keeps groups inside the job");
+      ranks.push_back(local * workload_.gpus_per_node + group.system_gpu(group.gpu_of(r)));
+    }
+    return ranks;
+  }
+
+  void add_instance(int phase, int index, std::vector<int> ranks, int waits_per_rank) {
+    const int id = static_cast<int>(instances_.size());
+    for (const int r : ranks) {
+      instance_of_[at(phase)][at(r)] = id;
+    }
+    Instance instance;
+    instance.phase = phase;
+    instance.index = index;
+    instance.pending = waits_per_rank * static_cast<int>(ranks.size());
+    instance.ranks = std::move(ranks);
+    instances_.push_back(std::move(instance));
+  }
+
+  void release(int id) {
+    const Instance& instance = instances_[at(id)];
+    const Phase& phase = workload_.phases[at(instance.phase)];
+    const sim::SimTime start = simulator_.now();
+    if (const auto* compute = std::get_if<ComputeTask>(&phase.task)) {
+      const double scale = compute_scale_[at(instance.ranks.front())];
+      const sim::Duration duration{
+          static_cast<sim::Duration::rep>(static_cast<double>(compute->duration.count()) * scale)};
+      simulator_.schedule_after(duration, [this, id, start] { finish(id, start, nullptr); });
+      return;
+    }
+    const auto& task = std::get<CollectiveTask>(phase.task);
+    CollectiveRequest request = task.request;
+    request.comm = workload_.communicators[at(task.communicator)].groups[at(instance.index)];
+    request.calibration = options_.calibration;
+    const std::string key = reuse_ ? call_key(request) : std::string{};
+    if (const auto found = reused_.find(key); reuse_ && found != reused_.end()) {
+      simulator_.schedule_after(
+          found->second.result.time,
+          [this, id, start, call = &found->second] { finish(id, start, call); });
+      return;
+    }
+    std::vector<double> carried(network_.link_count());
+    for (std::size_t l = 0; l < carried.size(); ++l) {
+      carried[l] = network_.counters(sim::LinkId{static_cast<std::uint32_t>(l)}).bytes_carried;
+    }
+    try {
+      calls_.push_back(start_collective(
+          system_, network_, simulator_, request,
+          [this, id, start, key, carried = std::move(carried)](const CollectiveResult& result) {
+            // An executor may report its end ahead of time (the last hop's latency added, not
+            // waited for): what waits for the call starts at that end, not before.
+            auto finished = [this, id, start, key, result, carried] {
+              CallRecord record = record_of(result, start, carried);
+              const CallRecord* kept = &record;
+              if (reuse_) {
+                kept = &reused_.emplace(key, std::move(record)).first->second;
+              }
+              finish(id, start, kept);
+            };
+            if (start + result.time > simulator_.now()) {
+              simulator_.schedule_at(start + result.time, std::move(finished));
+            } else {
+              finished();
+            }
+          }));
+    } catch (const sim::InputError& e) {
+      throw sim::InputError(fmt::format("phase {}: {}", phase.name, e.what()));
+    }
+  }
+
+  // Everything that tells one call from another on the job's one communicator.
+  static std::string call_key(const CollectiveRequest& r) {
+    const auto opt = [](const auto& v) { return v ? static_cast<int>(*v) : -1; };
+    return fmt::format("{} {} {} {} {} {} {} {} {}", static_cast<int>(r.op), r.size.count,
+                       opt(r.algorithm), opt(r.protocol), opt(r.channels), r.cross_nic, r.pxn,
+                       r.qps_per_connection, opt(r.execution));
+  }
+
+  // The call's result, the link it loaded most (bytes carried / (capacity x time)) and what it
+  // carried on each link, from the links' counters now and at its start.
+  CallRecord record_of(const CollectiveResult& result,
+                       sim::SimTime start,
+                       const std::vector<double>& carried_at_start) const {
+    CallRecord record;
+    record.result = result;
+    const double seconds = sim::to_seconds(simulator_.now() - start);
+    for (std::size_t l = 0; l < carried_at_start.size(); ++l) {
+      const sim::LinkId link{static_cast<std::uint32_t>(l)};
+      const double bytes = network_.counters(link).bytes_carried - carried_at_start[l];
+      const double capacity = network_.link(link).capacity.bytes_per_s;
+      if (bytes <= 0.0) {
+        continue;
+      }
+      record.link_bytes.emplace_back(link.index, bytes);
+      const double utilisation =
+          seconds > 0.0 && capacity > 0.0 ? bytes / (capacity * seconds) : 0.0;
+      if (utilisation > record.busiest_utilisation) {
+        record.busiest_utilisation = utilisation;
+        record.busiest_link = link;
+      }
+    }
+    return record;
+  }
+
+  // Records the run (a collective's from `call`; compute without), then releases what waited
+  // for it on each of its ranks.
+  void finish(int id, sim::SimTime start, const CallRecord* call) {
+    const Instance& instance = instances_[at(id)];
+    PhaseRun run;
+    run.phase = instance.phase;
+    run.instance = instance.index;
+    run.ready = instance.ready;
+    run.start = start;
+    run.end = simulator_.now();
+    if (call == nullptr) {
+      result_.compute_time[at(instance.ranks.front())] += run.end - run.start;
+    } else {
+      run.collective = call->result;
+      run.busiest_link = call->busiest_link;
+      run.busiest_utilisation = call->busiest_utilisation;
+      for (const auto& [link, bytes] : call->link_bytes) {
+        result_.link_bytes[link] += bytes;
+      }
+    }
+    const int run_index = static_cast<int>(result_.runs.size());
+    result_.runs.push_back(run);
+    binding_of_run_.push_back(instance.binding_run);
+    for (const int r : instance.ranks) {
+      for (const int q : succs_[at(instance.phase)]) {
+        const int next = instance_of_[at(q)][at(r)];
+        Instance& waiting = instances_[at(next)];
+        if (--waiting.pending == 0) {
+          waiting.binding_run = run_index;
+          waiting.ready = run.end;
+          release(next);
+        }
+      }
+    }
+  }
+
+  const System& system_;
+  sim::FlowNetwork& network_;
+  sim::Simulator& simulator_;
+  const StepWorkload& workload_;
+  const StepOptions& options_;
+  std::vector<std::vector<int>> preds_;
+  std::vector<std::vector<int>> succs_;
+  std::vector<std::vector<int>> instance_of_;  // [phase][rank]
+  std::vector<Instance> instances_;
+  std::vector<int> local_node_;  // the job's index of each system node, -1 outside it
+  std::vector<double> compute_scale_;
+  std::vector<std::unique_ptr<CollectiveCall>> calls_;
+  std::vector<int> binding_of_run_;
+  bool reuse_ = false;
+  std::map<std::string, CallRecord> reused_;  // node-stable: finish() holds pointers into it
+  sim::SimTime origin_{};
+  StepResult result_;
+};
+
+}  // namespace
+
+double StepResult::comm_wait_fraction() const {
+  if (compute_time.empty() || step_time <= sim::Duration{}) {
+    return 0.0;
+  }
+  double idle = 0.0;
+  for (std::size_t r = 0; r < compute_time.size(); ++r) {
+    idle += sim::to_seconds(idle_time(static_cast<int>(r)));
+  }
+  return idle / static_cast<double>(compute_time.size()) / sim::to_seconds(step_time);
+}
+
+std::vector<StepResult> run_steps(const System& system,
+                                  sim::FlowNetwork& network,
+                                  sim::Simulator& simulator,
+                                  const std::vector<StepWorkload>& jobs,
+                                  const StepOptions& options) {
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    for (std::size_t k = 0; k < j; ++k) {
+      for (const int node : jobs[j].nodes) {
+        if (std::find(jobs[k].nodes.begin(), jobs[k].nodes.end(), node) != jobs[k].nodes.end()) {
+          throw sim::InputError(fmt::format(
+              "jobs {} and {} both run on node {}: jobs need nodes of their own", k, j, node));
+        }
+      }
+    }
+  }
+  StepOptions shared = options;
+  // Calls of different jobs overlap: a replayed time would miss what they do to each other.
+  shared.reuse_identical_calls = options.reuse_identical_calls && jobs.size() == 1;
+  std::vector<std::unique_ptr<StepRunner>> runners;
+  runners.reserve(jobs.size());
+  for (const StepWorkload& job : jobs) {
+    runners.push_back(std::make_unique<StepRunner>(system, network, simulator, job, shared));
+  }
+  for (const auto& runner : runners) {
+    runner->start();
+  }
+  const auto all_finished = [&runners] {
+    return std::all_of(runners.begin(), runners.end(),
+                       [](const auto& runner) { return runner->finished(); });
+  };
+  while (!all_finished()) {
+    const bool stepped = simulator.step();
+    RAILSIM_ASSERT(stepped, "a step in progress always has an event pending");
+    if (!stepped) {
+      break;
+    }
+  }
+  std::vector<StepResult> results;
+  results.reserve(runners.size());
+  for (const auto& runner : runners) {
+    results.push_back(runner->result());
+  }
+  return results;
+}
+
+StepResult run_step(const System& system,
+                    sim::FlowNetwork& network,
+                    sim::Simulator& simulator,
+                    const StepWorkload& workload,
+                    const StepOptions& options) {
+  return std::move(run_steps(system, network, simulator, {workload}, options).front());
+}
+
+}  // namespace railsim::models

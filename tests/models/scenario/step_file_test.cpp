@@ -1,0 +1,229 @@
+// File: tests/models/scenario/step_file_test.cpp
+// `/step` and fault files read into the workloads and faults they describe, each mistake one
+// error at its JSON pointer; timed faults change a link's capacity exactly in their windows.
+#include "models/scenario/step_file.hpp"
+
+#include "models/hardware/node_presets.hpp"
+#include "models/scenario/scenario_error.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace railsim::models::scenario {
+namespace {
+
+SystemSpec h100(int nodes) {
+  SystemSpec spec;
+  spec.node = node_preset("dgx-h100");
+  spec.nodes = nodes;
+  return spec;
+}
+
+StepWorkload step_of(const std::string& text, int nodes = 2) {
+  const JsonDocument document = parse_json(text, "w.json");
+  return read_step(document.root(), h100(nodes));
+}
+
+std::string error_of(const std::string& text, int nodes = 2) {
+  try {
+    step_of(text, nodes);
+  } catch (const ScenarioError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+StepFaults faults_of(const std::string& text) {
+  const JsonDocument document = parse_json(text, "f.json");
+  return read_step_faults(document.root(), h100(2));
+}
+
+std::string fault_error(const std::string& text) {
+  try {
+    faults_of(text);
+  } catch (const ScenarioError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+sim::Duration compute_of(const Phase& phase) { return std::get<ComputeTask>(phase.task).duration; }
+
+TEST(StepFile, DpGeneratorCutsTheGradientsIntoBuckets) {
+  // 1 GiB in 100 MiB buckets: 10 full ones and one of 24 MiB; forward, 11 backward slices,
+  // 11 AllReduces, optimizer: 24 phases.
+  const StepWorkload step = step_of(R"({"generator": "dp", "gradient_bytes": "1G",
+      "bucket": "100M", "forward": "20ms", "backward": "40ms", "optimizer": "2ms"})");
+  ASSERT_EQ(step.phases.size(), 24U);
+  EXPECT_EQ(step.ranks(), 16);
+  EXPECT_EQ(step.phases[0].name, "forward");
+  EXPECT_EQ(step.phases[11].name, "backward.10");
+  const auto& last = std::get<CollectiveTask>(step.phases[22].task);
+  EXPECT_EQ(last.request.size.count, 24LL << 20);
+  // A bucket's backward slice is its share of the 40 ms: 100/1024 of it, 24/1024 for the last.
+  EXPECT_EQ(compute_of(step.phases[1]), sim::ms(40.0 * 100.0 / 1024.0));
+  EXPECT_EQ(compute_of(step.phases[11]), sim::ms(40.0 * 24.0 / 1024.0));
+  // With overlap, AllReduce K waits for backward slice K.
+  EXPECT_EQ(step.phases[12].after, std::vector<int>{1});
+}
+
+TEST(StepFile, DpFromParametersAndFlops) {
+  // 1e9 bf16 parameters: 2e9 bytes of gradients; 3e15 FLOPs at 500 TFLOP/s: 6 s, split 1:2.
+  const StepWorkload step = step_of(R"({"generator": "dp", "parameters": 1e9,
+      "bucket": "1G", "flops": 3e15, "achieved_tflops": 500, "overlap": false})");
+  EXPECT_EQ(compute_of(step.phases[0]), sim::seconds(2.0));
+  sim::Duration backward{};
+  std::int64_t bytes = 0;
+  for (const Phase& phase : step.phases) {
+    if (phase.name.rfind("backward", 0) == 0) {
+      backward += compute_of(phase);
+    }
+    if (const auto* c = std::get_if<CollectiveTask>(&phase.task)) {
+      bytes += c->request.size.count;
+      // Without overlap every AllReduce waits for the last backward slice.
+      EXPECT_EQ(phase.after, std::vector<int>{2});
+    }
+  }
+  EXPECT_NEAR(sim::to_seconds(backward), 4.0, 1e-9);
+  EXPECT_EQ(bytes, 2'000'000'000);
+}
+
+TEST(StepFile, PhasesWrittenOutWithTheirCommunicators) {
+  const StepWorkload step = step_of(R"({"nodes": 2, "gpus_per_node": 8,
+      "communicators": [{"name": "tp", "groups": "per_node"}, {"name": "dp", "groups": "per_gpu"}],
+      "phases": [
+        {"name": "fwd", "compute": "1ms"},
+        {"name": "tp.ar", "collective": "all_reduce", "size": "16M", "communicator": "tp",
+         "after": ["fwd"], "nccl": {"algo": "ring"}},
+        {"name": "bwd", "compute": {"flops": 2e12, "achieved_tflops": 1000}, "after": ["tp.ar"]},
+        {"name": "dp.ar", "collective": "all_reduce", "size": "64M", "communicator": "dp",
+         "after": ["bwd"]}]})");
+  ASSERT_EQ(step.communicators.size(), 2U);
+  EXPECT_EQ(step.communicators[0].groups.size(), 2U);  // one per node
+  EXPECT_EQ(step.communicators[1].groups.size(), 8U);  // one per GPU index
+  EXPECT_EQ(step.communicators[1].groups[3].system_gpu(0), 3);
+  EXPECT_EQ(step.communicators[1].groups[3].nodes, 2);
+  EXPECT_EQ(compute_of(step.phases[2]), sim::ms(2));
+  EXPECT_EQ(step.phases[3].after, std::vector<int>{2});
+}
+
+TEST(StepFile, APlacedJobUsesItsOwnNodes) {
+  const StepWorkload step = step_of(R"({"first_node": 4, "nodes": 2,
+      "communicators": [{"name": "x", "groups": [{"nodes": [1], "gpus": [0, 1]},
+                                                 {"nodes": [0], "gpus": [0, 1]}]}],
+      "gpus_per_node": 2, "phases": [{"name": "a", "collective": "all_gather", "size": "1M",
+      "communicator": "x"}]})",
+                                    8);
+  EXPECT_EQ(step.nodes, (std::vector<int>{4, 5}));
+  EXPECT_EQ(step.communicators[0].groups[0].system_node(0), 5);
+}
+
+TEST(StepFile, MistakesAreErrorsAtTheirPointer) {
+  EXPECT_EQ(error_of(R"({"phases": [{"name": "a", "compute": "1ms", "after": ["b"]}]})"),
+            "w.json: /phases/0/after/0: no phase named \"b\" written before this");
+  EXPECT_EQ(
+      error_of(R"({"phases": [{"name": "a", "compute": "1ms", "collective": "all_reduce"}]})"),
+      "w.json: /phases/0: expected one of \"compute\" (a duration) or \"collective\" (such "
+      "as \"all_reduce\")");
+  EXPECT_EQ(error_of(R"({"phases": [{"name": "a", "collective": "all_reduce", "size": "1M",
+      "communicator": "dp"}]})"),
+            "w.json: /phases/0/communicator: no communicator named \"dp\" written before this");
+  EXPECT_EQ(error_of(R"({"communicators": [{"name": "x", "groups": [{"gpus": [0]}]}],
+      "phases": []})"),
+            "w.json: /: communicator x: rank 1 (node 0 GPU 1) is in 0 of its groups, expected "
+            "exactly 1");
+  EXPECT_EQ(error_of(R"({"nodes": 3, "phases": []})"),
+            "w.json: /nodes: expected an integer from 1 to 2, got 3");
+  EXPECT_EQ(error_of(R"({"generator": "dp", "forward": "1ms", "backward": "2ms"})"),
+            "w.json: /: expected one of \"gradient_bytes\" (such as \"14G\") or \"parameters\"");
+  EXPECT_EQ(error_of(R"({"generator": "dp", "gradient_bytes": "1G"})"),
+            "w.json: /: expected \"forward\" and \"backward\" durations, or \"flops\" and "
+            "\"achieved_tflops\"");
+  EXPECT_EQ(error_of(R"({"generator": "3d"})"),
+            "w.json: /generator: expected one of \"dp\", got \"3d\" (did you mean \"dp\"?)");
+}
+
+TEST(StepFaults, ReadsEveryKind) {
+  const StepFaults f = faults_of(R"([
+      {"link": "n1.mlx5_0>leaf0", "rate_scale": 0.5},
+      {"link": "leaf0>spine1.1", "rate_scale": 0.25, "from": "2ms", "for": "1ms", "every": "5ms",
+       "times": 3},
+      {"gpu": "n1.gpu7", "compute_scale": 1.3},
+      {"gdr_off_node": 1},
+      {"pcie": "n0.gpu3", "generation": 4, "lanes": 8}])");
+  ASSERT_EQ(f.links.size(), 4U);  // the PCIe element's two directions
+  EXPECT_FALSE(f.links[0].schedule.has_value());
+  ASSERT_TRUE(f.links[1].schedule.has_value());
+  EXPECT_EQ(f.links[1].schedule->from, sim::ms(2));
+  EXPECT_EQ(*f.links[1].schedule->every, sim::ms(5));
+  EXPECT_EQ(f.links[1].schedule->times, 3);
+  ASSERT_EQ(f.stragglers.size(), 1U);
+  EXPECT_EQ(f.stragglers[0].node, 1);
+  EXPECT_EQ(f.stragglers[0].gpu, 7);
+  EXPECT_EQ(f.gdr_off_nodes, std::vector<int>{1});
+}
+
+TEST(StepFaults, MistakesAreErrorsAtTheirPointer) {
+  EXPECT_EQ(fault_error(R"([{"gpu": "n1.gpu8", "compute_scale": 2}])"),
+            "f.json: /0/gpu: expected a GPU such as \"n1.gpu0\" (gpu0 to gpu7)");
+  EXPECT_EQ(
+      fault_error(R"([{"gpu": "n2.gpu0", "compute_scale": 2}])"),
+      "f.json: /0/gpu: expected an element such as \"n0.gpu3\" (node 0 to 1), got \"n2.gpu0\"");
+  EXPECT_EQ(fault_error(R"([{"link": "x", "down": true, "from": "1ms"}])"),
+            "f.json: /0/down: a link cannot go down mid-run; give a timed fault a \"rate_scale\" "
+            "or \"rate\"");
+  EXPECT_EQ(fault_error(R"([{"link": "x", "rate_scale": 0.5, "every": "1ms", "times": 2}])"),
+            "f.json: /0/every: a repeating fault needs \"for\": how long each window lasts");
+  EXPECT_EQ(fault_error(R"([{"link": "x", "rate_scale": 0.5, "for": "2ms", "every": "1ms",
+      "times": 2}])"),
+            "f.json: /0/every: expected a period longer than \"for\"");
+}
+
+TEST(StepFaults, TimedFaultsHoldInTheirWindowsOnly) {
+  // rate_scale 0.25 from 2 ms for 1 ms, every 5 ms, 3 times: windows [2, 3), [7, 8), [12, 13) ms.
+  sim::Simulator simulator;
+  sim::FlowNetwork network(simulator);
+  const System system(h100(2), network);
+  const StepFaults f = faults_of(R"([{"link": "leaf0>spine1.1", "rate_scale": 0.25,
+      "from": "2ms", "for": "1ms", "every": "5ms", "times": 3}])");
+  schedule_faults("f.json", f.links, network, simulator);
+  const sim::LinkId link = fault_link("f.json", f.links[0], network);
+  const double full = network.link(link).capacity.bytes_per_s;
+  for (const double t : {1.0, 2.5, 3.5, 7.5, 9.0, 12.5, 13.5, 17.5}) {
+    simulator.run_until(sim::at(sim::us(t * 1000.0)));
+    const bool in_window = (t > 2 && t < 3) || (t > 7 && t < 8) || (t > 12 && t < 13);
+    EXPECT_DOUBLE_EQ(network.link(link).capacity.bytes_per_s, in_window ? full / 4.0 : full)
+        << "at " << t << " ms";
+  }
+}
+
+}  // namespace
+}  // namespace railsim::models::scenario
+
+namespace railsim::models::scenario {
+namespace {
+
+TEST(StepFile, JobsNeedNodesOfTheirOwn) {
+  const auto read = [](const std::string& text) {
+    const JsonDocument document = parse_json(text, "j.json");
+    return read_jobs(document.root(), h100(4));
+  };
+  const std::vector<StepWorkload> jobs = read(R"([
+      {"nodes": [0, 2], "phases": [{"name": "a", "compute": "1ms"}]},
+      {"nodes": [1, 3], "phases": [{"name": "a", "compute": "1ms"}]}])");
+  ASSERT_EQ(jobs.size(), 2U);
+  EXPECT_EQ(jobs[1].nodes, (std::vector<int>{1, 3}));
+  try {
+    read(R"([{"nodes": 2, "phases": []}, {"first_node": 1, "nodes": 2, "phases": []}])");
+    FAIL() << "expected an error";
+  } catch (const ScenarioError& e) {
+    EXPECT_STREQ(e.what(),
+                 "j.json: /1: this job and job 0 both run on node 1: give each job nodes of its "
+                 "own (\"first_node\", \"nodes\")");
+  }
+  EXPECT_THROW(read(R"([{"nodes": [0, 0], "phases": []}])"), ScenarioError);
+}
+
+}  // namespace
+}  // namespace railsim::models::scenario

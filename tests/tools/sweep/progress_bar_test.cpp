@@ -1,0 +1,38 @@
+// File: tests/tools/sweep/progress_bar_test.cpp
+// The progress line's text, and that the bar draws only when given a stream.
+#include "tools/sweep/progress_bar.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+namespace railsim::tools::sweep {
+namespace {
+
+TEST(ProgressBar, LineShowsCountRateAndEta) {
+  // 37 of 120 in 12 s: 3.08 pt/s, 83 left: 26.9 s.
+  EXPECT_EQ(progress_line(37, 120, 12.0),
+            "[========>                     ] 37/120  3.1 pt/s  ETA 27s");
+  EXPECT_EQ(progress_line(0, 10, 0.0), "[                              ] 0/10  0.0 pt/s  ETA ?");
+  // 10 of 1000 in 10 s: 990 s left, 16 min 30 s.
+  EXPECT_EQ(progress_line(10, 1000, 10.0).substr(32), " 10/1000  1.0 pt/s  ETA 16m30s");
+  EXPECT_EQ(progress_line(4, 4, 2.0), "[==============================] 4/4  2.0 pt/s  ETA 0s");
+}
+
+TEST(ProgressBar, FinishEndsTheLineAndSilentBarWritesNothing) {
+  std::ostringstream out;
+  ProgressBar bar(2, &out);
+  bar.advance();
+  bar.advance();
+  bar.finish();
+  EXPECT_EQ(out.str().substr(0, 1), "\r");
+  EXPECT_NE(out.str().find("] 2/2 "), std::string::npos);
+  EXPECT_EQ(out.str().back(), '\n');
+  ProgressBar silent(2, nullptr);
+  silent.advance();
+  silent.finish();
+  EXPECT_EQ(silent.done(), 1U);
+}
+
+}  // namespace
+}  // namespace railsim::tools::sweep

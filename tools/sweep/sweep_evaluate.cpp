@@ -1,0 +1,96 @@
+// File: tools/sweep/sweep_evaluate.cpp
+// The evaluators of scenario kinds, over the same runs the single-scenario commands make.
+#include "tools/sweep/sweep_evaluate.hpp"
+
+#include "models/collective/collective_run.hpp"
+#include "sim/input_error.hpp"
+#include "tools/collective_sweep.hpp"
+#include "tools/step_evaluation.hpp"
+
+#include <cstddef>
+#include <limits>
+#include <string>
+
+namespace railsim::tools::sweep {
+namespace {
+
+// The fabric links of `run` that carried bytes, each as bytes / (capacity x step time).
+LinkUtilisation fabric_utilisation(const StepRun& run) {
+  const double seconds = sim::to_seconds(run.result.step_time);
+  LinkUtilisation out;
+  if (seconds <= 0.0) {
+    return out;
+  }
+  for (std::size_t i = 0; i < run.link_names.size(); ++i) {
+    if (!run.fabric_link[i] || run.result.link_bytes[i] <= 0.0) {
+      continue;
+    }
+    // A link that a timed fault took down ends the step without capacity: its share is unknown,
+    // not infinite.
+    const double capacity = run.link_capacity[i];
+    out.emplace_back(run.link_names[i], capacity > 0.0
+                                            ? run.result.link_bytes[i] / (capacity * seconds)
+                                            : std::numeric_limits<double>::quiet_NaN());
+  }
+  return out;
+}
+
+}  // namespace
+
+PointOutput evaluate_point(const models::scenario::JsonValue& point) {
+  if (point.is_object() && point.contains("step")) {
+    return evaluate_step(point);
+  }
+  return {evaluate_collective(models::scenario::read_scenario(point)), {}};
+}
+
+std::vector<PointRow> evaluate_collective(const models::scenario::ScenarioFile& scenario) {
+  if (!scenario.workload) {
+    throw sim::InputError(scenario.system.file + R"(: no "workload" (or "step") to evaluate)");
+  }
+  const SweepResult sweep =
+      run_sweep(scenario.system, scenario.background, *scenario.workload, nullptr);
+  std::vector<PointRow> rows;
+  rows.reserve(sweep.rows.size());
+  for (const SweepRow& row : sweep.rows) {
+    const models::CollectiveResult& r = row.result;
+    rows.push_back({{"size_bytes", row.size},
+                    {"time_us", sim::to_us(r.time)},
+                    {"algbw_GBps", r.algbw_GBps},
+                    {"busbw_GBps", r.busbw_GBps},
+                    {"algo", std::string(models::algorithm_name(r.algorithm))},
+                    {"proto", std::string(models::protocol_name(r.protocol))}});
+  }
+  return rows;
+}
+
+PointOutput evaluate_step(const models::scenario::JsonValue& point) {
+  const models::scenario::ScenarioFile scenario = models::scenario::read_scenario(point);
+  StepScenario step;
+  step.system = scenario.system;
+  step.background = scenario.background;
+  step.workload = models::scenario::read_step(point.at("step"), scenario.system.system);
+  const StepRun run = run_step_scenario(step);
+  const bool faulty = !step.system.faults.empty();
+  const double time_ms = sim::to_seconds(run.result.step_time) * 1e3;
+  const double healthy_ms =
+      faulty ? sim::to_seconds(run_step_scenario(healthy(step)).result.step_time) * 1e3 : time_ms;
+  const PointRow metrics = {{"step_time_ms", time_ms},
+                            {"comm_wait_fraction", run.result.comm_wait_fraction()},
+                            {"healthy_step_time_ms", healthy_ms},
+                            {"slowdown", time_ms / healthy_ms}};
+  PointOutput out;
+  out.link_utilisation = fabric_utilisation(run);
+  if (!scenario.workload) {
+    out.rows = {metrics};
+    return out;
+  }
+  // A point with a collective workload as well: its rows, each with the step's metrics.
+  out.rows = evaluate_collective(scenario);
+  for (PointRow& row : out.rows) {
+    row.insert(row.end(), metrics.begin(), metrics.end());
+  }
+  return out;
+}
+
+}  // namespace railsim::tools::sweep
