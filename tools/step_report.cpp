@@ -36,17 +36,15 @@ std::string kind_of(const models::StepWorkload& workload, const models::PhaseRun
   if (const auto* collective = std::get_if<models::CollectiveTask>(&task)) {
     return std::string(models::op_name(collective->request.op));
   }
-  return "compute";
+  return std::holds_alternative<models::SendTask>(task) ? "send" : "compute";
 }
 
-// "rank 17" for compute, "dp group 3" for a collective.
+// "rank 17" for compute, "dp group 3" for a collective or send.
 std::string instance_of(const models::StepWorkload& workload, const models::PhaseRun& run) {
-  const auto& task = workload.phases[static_cast<std::size_t>(run.phase)].task;
-  if (const auto* collective = std::get_if<models::CollectiveTask>(&task)) {
-    return fmt::format(
-        "{} group {}",
-        workload.communicators[static_cast<std::size_t>(collective->communicator)].name,
-        run.instance);
+  const int comm = models::communicator_of(workload.phases[static_cast<std::size_t>(run.phase)]);
+  if (comm >= 0) {
+    return fmt::format("{} group {}", workload.communicators[static_cast<std::size_t>(comm)].name,
+                       run.instance);
   }
   return fmt::format("rank {}", run.instance);
 }
@@ -87,11 +85,11 @@ void print_critical_path(std::ostream& out,
       const models::CollectiveResult& c = *first.collective;
       on += fmt::format(", {} {} {}ch {:.1f} GB/s busbw", models::algorithm_name(c.algorithm),
                         models::protocol_name(c.protocol), c.channels, c.busbw_GBps);
-      if (first.busiest_link) {
-        on += fmt::format(", busiest link {} ({:.0f}%)",
-                          report.run.link_names[first.busiest_link->index],
-                          100.0 * first.busiest_utilisation);
-      }
+    }
+    if (first.busiest_link) {
+      on += fmt::format(", busiest link {} ({:.0f}%)",
+                        report.run.link_names[first.busiest_link->index],
+                        100.0 * first.busiest_utilisation);
     }
     out << fmt::format("   {:<24} {:<15} {:>11.3f} {:>11.3f}  {}\n", name, kind,
                        ms_since(first.start, origin), ms_since(last.end, origin), on);
@@ -196,6 +194,8 @@ void print_step_json(std::ostream& out,
       entry["proto"] = std::string(models::protocol_name(c.protocol));
       entry["channels"] = c.channels;
       entry["busbw_GBps"] = c.busbw_GBps;
+    }
+    if (models::communicator_of(workload.phases[static_cast<std::size_t>(run.phase)]) >= 0) {
       entry["busiest_link"] =
           run.busiest_link ? nlohmann::ordered_json(report.run.link_names[run.busiest_link->index])
                            : nlohmann::ordered_json(nullptr);

@@ -6,6 +6,7 @@
 #include "models/scenario/message_text.hpp"
 #include "models/scenario/scenario_file.hpp"
 #include "models/workload/dp_generator.hpp"
+#include "models/workload/megatron_generator.hpp"
 #include "sim/input_error.hpp"
 
 #include <fmt/format.h>
@@ -56,19 +57,27 @@ void read_placement(const JsonValue& step, const SystemSpec& system, StepWorkloa
                           : static_cast<int>(gpus);
 }
 
-// A duration, or {"flops": F, "achieved_tflops": R}: F / (R x 1e12) seconds.
+// An achieved compute rate in TFLOP/s, above zero.
+double read_tflops(const JsonValue& rate) {
+  const double tflops = rate.as_number(0.0);
+  if (!(tflops > 0.0)) {
+    throw rate.error("expected an achieved rate above zero, in TFLOP/s");
+  }
+  return tflops;
+}
+
+// F FLOPs at R TFLOP/s: F / (R x 1e12) seconds.
+sim::Duration compute_time(const JsonValue& flops, const JsonValue& rate) {
+  return sim::seconds(flops.as_number(0.0) / (read_tflops(rate) * 1e12));
+}
+
+// A duration, or {"flops": F, "achieved_tflops": R}.
 sim::Duration read_compute(const JsonValue& value) {
   if (!value.is_object()) {
     return value.as_duration();
   }
   value.expect_keys({"flops", "achieved_tflops"});
-  const double flops = value.at("flops").as_number(0.0);
-  const JsonValue rate = value.at("achieved_tflops");
-  const double tflops = rate.as_number(0.0);
-  if (!(tflops > 0.0)) {
-    throw rate.error("expected an achieved rate above zero, in TFLOP/s");
-  }
-  return sim::seconds(flops / (tflops * 1e12));
+  return compute_time(value.at("flops"), value.at("achieved_tflops"));
 }
 
 CollectiveOp read_op(const JsonValue& value) {
@@ -125,14 +134,9 @@ StepWorkload read_dp(const JsonValue& step, const SystemSpec& system) {
     shape.backward = step.at("backward").as_duration();
   } else {
     // A step's FLOPs split 1:2 between the forward and backward passes (2N and 4N per token).
-    const double flops = step.at("flops").as_number(0.0);
-    const JsonValue rate = step.at("achieved_tflops");
-    if (!(rate.as_number(0.0) > 0.0)) {
-      throw rate.error("expected an achieved rate above zero, in TFLOP/s");
-    }
-    const double seconds = flops / (rate.as_number() * 1e12);
-    shape.forward = sim::seconds(seconds / 3.0);
-    shape.backward = sim::seconds(seconds * 2.0 / 3.0);
+    const sim::Duration whole = compute_time(step.at("flops"), step.at("achieved_tflops"));
+    shape.forward = whole / 3;
+    shape.backward = whole - shape.forward;
   }
   if (const auto v = step.find("optimizer")) {
     shape.optimizer = v->as_duration();
@@ -144,6 +148,56 @@ StepWorkload read_dp(const JsonValue& step, const SystemSpec& system) {
     read_nccl(*v, shape.nccl);
   }
   StepWorkload out = make_dp_step(shape);
+  if (const auto v = step.find("name")) {
+    out.name = v->as_string();
+  }
+  return out;
+}
+
+// {"generator": "3d", ...}: models/workload/megatron_generator.hpp.
+StepWorkload read_3d(const JsonValue& step, const SystemSpec& system) {
+  step.expect_keys({"name", "generator", "nodes", "first_node", "gpus_per_node", "tp", "pp",
+                    "layers", "hidden", "sequence", "micro_batch", "microbatches", "precision",
+                    "gradient_precision", "parameters", "achieved_tflops", "optimizer", "nccl"});
+  StepWorkload placement;
+  read_placement(step, system, placement);
+  MegatronShape shape;
+  shape.nodes = placement.nodes;
+  shape.gpus_per_node = placement.gpus_per_node;
+  const auto count = [&step](const char* key, int fallback) {
+    const auto v = step.find(key);
+    return v ? static_cast<int>(v->as_integer(1, 1'000'000'000)) : fallback;
+  };
+  shape.tp = count("tp", 1);
+  shape.pp = count("pp", 1);
+  shape.layers = static_cast<int>(step.at("layers").as_integer(1, 1'000'000));
+  shape.hidden = static_cast<int>(step.at("hidden").as_integer(1, 1'000'000));
+  shape.sequence = static_cast<int>(step.at("sequence").as_integer(1, 100'000'000));
+  shape.micro_batch = count("micro_batch", 1);
+  shape.microbatches = count("microbatches", 1);
+  if (const auto v = step.find("precision")) {
+    shape.precision_bytes = static_cast<int>(precision_bytes(*v));
+  }
+  shape.gradient_precision_bytes =
+      step.contains("gradient_precision")
+          ? static_cast<int>(precision_bytes(step.at("gradient_precision")))
+          : shape.precision_bytes;
+  if (const auto v = step.find("parameters")) {
+    shape.parameters = v->as_number(1.0, 1e15);
+  }
+  shape.achieved_tflops = read_tflops(step.at("achieved_tflops"));
+  if (const auto v = step.find("optimizer")) {
+    shape.optimizer = v->as_duration();
+  }
+  if (const auto v = step.find("nccl")) {
+    read_nccl(*v, shape.nccl);
+  }
+  StepWorkload out;
+  try {
+    out = make_megatron_step(shape);
+  } catch (const sim::InputError& e) {
+    throw step.error(e.what());
+  }
   if (const auto v = step.find("name")) {
     out.name = v->as_string();
   }
@@ -238,7 +292,8 @@ StepWorkload read_phases(const JsonValue& step, const SystemSpec& system) {
     }
   }
   for (const JsonValue& p : step.at("phases").elements()) {
-    p.expect_keys({"name", "compute", "collective", "size", "communicator", "after", "nccl"});
+    p.expect_keys({"name", "compute", "ranks", "collective", "send", "size", "communicator",
+                   "calls", "after", "nccl"});
     Phase phase;
     phase.name = p.at("name").as_string();
     for (const Phase& earlier : out.phases) {
@@ -246,22 +301,47 @@ StepWorkload read_phases(const JsonValue& step, const SystemSpec& system) {
         throw p.at("name").error(fmt::format("phase {} is defined twice", quote(phase.name)));
       }
     }
-    if (p.contains("compute") == p.contains("collective")) {
+    const int kinds = static_cast<int>(p.contains("compute")) +
+                      static_cast<int>(p.contains("collective")) +
+                      static_cast<int>(p.contains("send"));
+    if (kinds != 1) {
       throw p.error(
-          R"(expected one of "compute" (a duration) or "collective" (such as "all_reduce"))");
+          R"(expected one of "compute" (a duration), "collective" (such as "all_reduce") or )"
+          R"("send" (a size))");
     }
-    if (const auto v = p.find("compute")) {
-      for (const char* key : {"size", "communicator", "nccl"}) {
+    const auto only_for = [&p](std::initializer_list<const char*> keys, const char* kind) {
+      for (const char* key : keys) {
         if (p.contains(key)) {
-          throw p.at(key).error(R"(only a "collective" phase takes this)");
+          throw p.at(key).error(fmt::format("only a {} phase takes this", kind));
         }
       }
+    };
+    if (const auto v = p.find("compute")) {
+      only_for({"size", "communicator", "calls", "nccl"}, R"("collective" or "send")");
       phase.task = ComputeTask{read_compute(*v)};
+      if (const auto ranks = p.find("ranks")) {
+        for (const JsonValue& r : ranks->elements()) {
+          const int rank = static_cast<int>(r.as_integer(0, out.ranks() - 1));
+          if (std::find(phase.ranks.begin(), phase.ranks.end(), rank) != phase.ranks.end()) {
+            throw r.error(fmt::format("rank {} is listed twice", rank));
+          }
+          phase.ranks.push_back(rank);
+        }
+      }
+    } else if (const auto sent = p.find("send")) {
+      only_for({"ranks"}, R"("compute")");
+      only_for({"size", "calls", "nccl"}, R"("collective")");
+      phase.task = SendTask{sent->as_size(),
+                            index_named(out.communicators, p.at("communicator"), "communicator")};
     } else {
+      only_for({"ranks"}, R"("compute")");
       CollectiveTask task;
       task.request.op = read_op(p.at("collective"));
       task.request.size = p.at("size").as_size();
       task.communicator = index_named(out.communicators, p.at("communicator"), "communicator");
+      if (const auto n = p.find("calls")) {
+        task.calls = static_cast<int>(n->as_integer(1, 1'000'000));
+      }
       if (const auto n = p.find("nccl")) {
         read_nccl(*n, task.request);
       }
@@ -286,8 +366,8 @@ StepWorkload read_phases(const JsonValue& step, const SystemSpec& system) {
 
 StepWorkload read_step(const JsonValue& step, const SystemSpec& system) {
   if (const auto generator = step.find("generator")) {
-    generator->as_choice({"dp"});
-    return read_dp(step, system);
+    return generator->as_choice({"dp", "3d"}) == "dp" ? read_dp(step, system)
+                                                      : read_3d(step, system);
   }
   return read_phases(step, system);
 }

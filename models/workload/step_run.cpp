@@ -3,12 +3,15 @@
 // waits for, rank by rank, and starts the moment the count reaches zero.
 #include "models/workload/step_run.hpp"
 
+#include "models/workload/send_call.hpp"
 #include "sim/assert.hpp"
 #include "sim/input_error.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <numeric>
@@ -20,19 +23,22 @@ namespace {
 
 std::size_t at(int index) { return static_cast<std::size_t>(index); }
 
-// What one collective call did, to report it and, where calls are reused, to replay it.
+// What one collective call or send did, to report it and, where calls are reused, to replay it.
 struct CallRecord {
-  CollectiveResult result;
+  std::optional<CollectiveResult> result;  // none for a send
   std::optional<sim::LinkId> busiest_link;
   double busiest_utilisation = 0.0;
   std::vector<std::pair<std::uint32_t, double>> link_bytes;  // link index, bytes carried
 };
 
 // The one stream every collective of the workload runs on, when there is one: a single
-// communicator of a single group. Calls on it never overlap each other.
+// communicator of a single group, and no sends. Calls on it never overlap each other.
 bool one_collective_stream(const StepWorkload& workload) {
   int communicator = -1;
   for (const Phase& phase : workload.phases) {
+    if (std::holds_alternative<SendTask>(phase.task)) {
+      return false;
+    }
     if (const auto* task = std::get_if<CollectiveTask>(&phase.task)) {
       if ((communicator >= 0 && task->communicator != communicator) ||
           workload.communicators[at(task->communicator)].groups.size() != 1) {
@@ -50,7 +56,8 @@ struct Instance {
   int index = 0;
   std::vector<int> ranks;
   int pending = 0;
-  int binding_run = -1;  // the run whose end released it
+  std::vector<int> successors;  // per rank it runs on, each instance waiting for it there
+  int binding_run = -1;         // the run whose end released it
   sim::SimTime ready{};
 };
 
@@ -66,17 +73,9 @@ class StepRunner {
         simulator_(simulator),
         workload_(workload),
         options_(options) {
-    int highest = 0;
-    for (const int node : workload.nodes) {
-      highest = std::max(highest, node);
-    }
-    local_node_.assign(at(highest + 1), -1);
-    for (std::size_t i = 0; i < workload.nodes.size(); ++i) {
-      local_node_[at(workload.nodes[i])] = static_cast<int>(i);
-    }
     reuse_ = options.reuse_identical_calls && one_collective_stream(workload);
-    index_phases();
     make_instances();
+    link_instances();
     compute_scale_.assign(at(workload.ranks()), 1.0);
     for (const Straggler& s : options.stragglers) {
       const int rank = job_rank(workload, s.node, s.gpu);  // once per straggler
@@ -120,65 +119,37 @@ class StepRunner {
   }
 
  private:
-  // Each phase's predecessors: its dependencies and the phase before it on its stream.
-  void index_phases() {
-    const std::size_t n = workload_.phases.size();
-    preds_.resize(n);
-    succs_.resize(n);
-    int last_compute = -1;
-    std::vector<int> last_on_comm(workload_.communicators.size(), -1);
-    for (std::size_t p = 0; p < n; ++p) {
-      const Phase& phase = workload_.phases[p];
-      std::vector<int> preds = phase.after;
-      int& stream_last = std::holds_alternative<ComputeTask>(phase.task)
-                             ? last_compute
-                             : last_on_comm[at(std::get<CollectiveTask>(phase.task).communicator)];
-      if (stream_last >= 0) {
-        preds.push_back(stream_last);
-      }
-      stream_last = static_cast<int>(p);
-      std::sort(preds.begin(), preds.end());
-      preds.erase(std::unique(preds.begin(), preds.end()), preds.end());
-      for (const int q : preds) {
-        succs_[at(q)].push_back(static_cast<int>(p));
-      }
-      preds_[p] = std::move(preds);
-    }
-  }
-
+  // One instance per rank a compute phase runs on, one per group of a collective's or send's
+  // communicator.
   void make_instances() {
     const int ranks = workload_.ranks();
+    const std::vector<int> node_index = job_node_index(workload_);
     instance_of_.assign(workload_.phases.size(), std::vector<int>(at(ranks), -1));
     for (std::size_t p = 0; p < workload_.phases.size(); ++p) {
       const Phase& phase = workload_.phases[p];
-      const int waits = static_cast<int>(preds_[p].size());
-      if (std::holds_alternative<ComputeTask>(phase.task)) {
-        for (int r = 0; r < ranks; ++r) {
-          add_instance(static_cast<int>(p), r, {r}, waits);
+      const int comm = communicator_of(phase);
+      if (comm < 0) {
+        std::vector<int> on = phase.ranks;
+        if (on.empty()) {
+          on.resize(at(ranks));
+          std::iota(on.begin(), on.end(), 0);
+        }
+        for (const int r : on) {
+          add_instance(static_cast<int>(p), r, {r});
         }
         continue;
       }
-      const StepCommunicator& comm =
-          workload_.communicators[at(std::get<CollectiveTask>(phase.task).communicator)];
-      for (std::size_t g = 0; g < comm.groups.size(); ++g) {
-        add_instance(static_cast<int>(p), static_cast<int>(g), group_ranks(comm.groups[g]), waits);
+      const StepCommunicator& groups = workload_.communicators[at(comm)];
+      for (std::size_t g = 0; g < groups.groups.size(); ++g) {
+        std::vector<int> members = group_job_ranks(workload_, node_index, groups.groups[g]);
+        RAILSIM_ASSERT(std::find(members.begin(), members.end(), -1) == members.end(),
+                       "validate() keeps groups inside the job");
+        add_instance(static_cast<int>(p), static_cast<int>(g), std::move(members));
       }
     }
   }
 
-  std::vector<int> group_ranks(const Communicator& group) const {
-    std::vector<int> ranks;
-    ranks.reserve(at(group.ranks()));
-    for (int r = 0; r < group.ranks(); ++r) {
-      const int node = group.system_node(group.node_of(r));
-      const int local = at(node) < local_node_.size() ? local_node_[at(node)] : -1;
-      RAILSIM_ASSERT(local >= 0, "validate() keeps groups inside the job");
-      ranks.push_back(local * workload_.gpus_per_node + group.system_gpu(group.gpu_of(r)));
-    }
-    return ranks;
-  }
-
-  void add_instance(int phase, int index, std::vector<int> ranks, int waits_per_rank) {
+  void add_instance(int phase, int index, std::vector<int> ranks) {
     const int id = static_cast<int>(instances_.size());
     for (const int r : ranks) {
       instance_of_[at(phase)][at(r)] = id;
@@ -186,9 +157,42 @@ class StepRunner {
     Instance instance;
     instance.phase = phase;
     instance.index = index;
-    instance.pending = waits_per_rank * static_cast<int>(ranks.size());
     instance.ranks = std::move(ranks);
     instances_.push_back(std::move(instance));
+  }
+
+  // On each rank, a phase waits for those of its dependencies that run there and for the phase
+  // before it on its stream there: the rank's compute stream, or its communicator's.
+  void link_instances() {
+    const int ranks = workload_.ranks();
+    // [stream][rank]: the last phase on the stream that ran there; stream 0 is compute, 1 + c
+    // communicator c.
+    std::vector<std::vector<int>> last(workload_.communicators.size() + 1,
+                                       std::vector<int>(at(ranks), -1));
+    std::vector<int> preds;
+    for (Instance& instance : instances_) {
+      const Phase& phase = workload_.phases[at(instance.phase)];
+      std::vector<int>& stream_last = last[at(communicator_of(phase) + 1)];
+      for (const int r : instance.ranks) {
+        preds.clear();
+        for (const int q : phase.after) {
+          if (instance_of_[at(q)][at(r)] >= 0) {
+            preds.push_back(q);
+          }
+        }
+        if (stream_last[at(r)] >= 0) {
+          preds.push_back(stream_last[at(r)]);
+        }
+        std::sort(preds.begin(), preds.end());
+        preds.erase(std::unique(preds.begin(), preds.end()), preds.end());
+        const int id = instance_of_[at(instance.phase)][at(r)];
+        for (const int q : preds) {
+          instances_[at(instance_of_[at(q)][at(r)])].successors.push_back(id);
+        }
+        instance.pending += static_cast<int>(preds.size());
+        stream_last[at(r)] = instance.phase;
+      }
+    }
   }
 
   void release(int id) {
@@ -199,48 +203,73 @@ class StepRunner {
       const double scale = compute_scale_[at(instance.ranks.front())];
       const sim::Duration duration{
           static_cast<sim::Duration::rep>(static_cast<double>(compute->duration.count()) * scale)};
-      simulator_.schedule_after(duration, [this, id, start] { finish(id, start, nullptr); });
+      simulator_.schedule_after(duration, [this, id, start] { finish(id, start, nullptr, 0); });
+      return;
+    }
+    if (const auto* send = std::get_if<SendTask>(&phase.task)) {
+      const Communicator& pair =
+          workload_.communicators[at(send->communicator)].groups[at(instance.index)];
+      try {
+        start_send(system_, network_, pair, send->size, [this, id, start, carried = carried_now()] {
+          finish(id, start, &keep(record_of(std::nullopt, start, carried)), 1);
+        });
+      } catch (const sim::InputError& e) {
+        throw sim::InputError(fmt::format("phase {}: {}", phase.name, e.what()));
+      }
       return;
     }
     const auto& task = std::get<CollectiveTask>(phase.task);
     CollectiveRequest request = task.request;
     request.comm = workload_.communicators[at(task.communicator)].groups[at(instance.index)];
     request.calibration = options_.calibration;
+    const int calls = task.calls;
     const std::string key = reuse_ ? call_key(request) : std::string{};
     if (const auto found = reused_.find(key); reuse_ && found != reused_.end()) {
       simulator_.schedule_after(
-          found->second.result.time,
-          [this, id, start, call = &found->second] { finish(id, start, call); });
+          found->second->result->time * calls,
+          [this, id, start, calls, call = found->second] { finish(id, start, call, calls); });
       return;
     }
-    std::vector<double> carried(network_.link_count());
-    for (std::size_t l = 0; l < carried.size(); ++l) {
-      carried[l] = network_.counters(sim::LinkId{static_cast<std::uint32_t>(l)}).bytes_carried;
-    }
     try {
-      calls_.push_back(start_collective(
+      calls_[id] = start_collective(
           system_, network_, simulator_, request,
-          [this, id, start, key, carried = std::move(carried)](const CollectiveResult& result) {
+          [this, id, start, key, calls, carried = carried_now()](const CollectiveResult& result) {
+            // Let the call go once the event completing it is over: a step holds hundreds.
+            simulator_.schedule_after(sim::Duration{}, [this, id] { calls_.erase(id); });
             // An executor may report its end ahead of time (the last hop's latency added, not
-            // waited for): what waits for the call starts at that end, not before.
-            auto finished = [this, id, start, key, result, carried] {
-              CallRecord record = record_of(result, start, carried);
-              const CallRecord* kept = &record;
+            // waited for): what waits for the call starts at that end, not before. The calls
+            // after the first replay its time.
+            at_or_now(start + result.time, [this, id, start, key, calls, result, carried] {
+              const CallRecord* kept = &keep(record_of(result, start, carried));
               if (reuse_) {
-                kept = &reused_.emplace(key, std::move(record)).first->second;
+                reused_.emplace(key, kept);
               }
-              finish(id, start, kept);
-            };
-            if (start + result.time > simulator_.now()) {
-              simulator_.schedule_at(start + result.time, std::move(finished));
-            } else {
-              finished();
-            }
-          }));
+              at_or_now(start + result.time * calls,
+                        [this, id, start, kept, calls] { finish(id, start, kept, calls); });
+            });
+          });
     } catch (const sim::InputError& e) {
       throw sim::InputError(fmt::format("phase {}: {}", phase.name, e.what()));
     }
   }
+
+  void at_or_now(sim::SimTime time, std::function<void()> action) {
+    if (time > simulator_.now()) {
+      simulator_.schedule_at(time, std::move(action));
+    } else {
+      action();
+    }
+  }
+
+  std::vector<double> carried_now() const {
+    std::vector<double> carried(network_.link_count());
+    for (std::size_t l = 0; l < carried.size(); ++l) {
+      carried[l] = network_.counters(sim::LinkId{static_cast<std::uint32_t>(l)}).bytes_carried;
+    }
+    return carried;
+  }
+
+  const CallRecord& keep(CallRecord record) { return records_.emplace_back(std::move(record)); }
 
   // Everything that tells one call from another on the job's one communicator.
   static std::string call_key(const CollectiveRequest& r) {
@@ -250,9 +279,9 @@ class StepRunner {
                        r.qps_per_connection, opt(r.execution));
   }
 
-  // The call's result, the link it loaded most (bytes carried / (capacity x time)) and what it
-  // carried on each link, from the links' counters now and at its start.
-  CallRecord record_of(const CollectiveResult& result,
+  // The call's result (a send has none), the link it loaded most (bytes carried / (capacity x
+  // time)) and what it carried on each link, from the links' counters now and at its start.
+  CallRecord record_of(const std::optional<CollectiveResult>& result,
                        sim::SimTime start,
                        const std::vector<double>& carried_at_start) const {
     CallRecord record;
@@ -276,9 +305,9 @@ class StepRunner {
     return record;
   }
 
-  // Records the run (a collective's from `call`; compute without), then releases what waited
-  // for it on each of its ranks.
-  void finish(int id, sim::SimTime start, const CallRecord* call) {
+  // Records the run (a collective's or send's from `call`, `calls` times its bytes; compute
+  // without), then releases what waited for it on each of its ranks.
+  void finish(int id, sim::SimTime start, const CallRecord* call, int calls) {
     const Instance& instance = instances_[at(id)];
     PhaseRun run;
     run.phase = instance.phase;
@@ -293,21 +322,18 @@ class StepRunner {
       run.busiest_link = call->busiest_link;
       run.busiest_utilisation = call->busiest_utilisation;
       for (const auto& [link, bytes] : call->link_bytes) {
-        result_.link_bytes[link] += bytes;
+        result_.link_bytes[link] += bytes * calls;
       }
     }
     const int run_index = static_cast<int>(result_.runs.size());
     result_.runs.push_back(run);
     binding_of_run_.push_back(instance.binding_run);
-    for (const int r : instance.ranks) {
-      for (const int q : succs_[at(instance.phase)]) {
-        const int next = instance_of_[at(q)][at(r)];
-        Instance& waiting = instances_[at(next)];
-        if (--waiting.pending == 0) {
-          waiting.binding_run = run_index;
-          waiting.ready = run.end;
-          release(next);
-        }
+    for (const int next : instance.successors) {
+      Instance& waiting = instances_[at(next)];
+      if (--waiting.pending == 0) {
+        waiting.binding_run = run_index;
+        waiting.ready = run.end;
+        release(next);
       }
     }
   }
@@ -317,16 +343,14 @@ class StepRunner {
   sim::Simulator& simulator_;
   const StepWorkload& workload_;
   const StepOptions& options_;
-  std::vector<std::vector<int>> preds_;
-  std::vector<std::vector<int>> succs_;
   std::vector<std::vector<int>> instance_of_;  // [phase][rank]
   std::vector<Instance> instances_;
-  std::vector<int> local_node_;  // the job's index of each system node, -1 outside it
   std::vector<double> compute_scale_;
-  std::vector<std::unique_ptr<CollectiveCall>> calls_;
+  std::map<int, std::unique_ptr<CollectiveCall>> calls_;  // those in flight, by instance
   std::vector<int> binding_of_run_;
   bool reuse_ = false;
-  std::map<std::string, CallRecord> reused_;  // node-stable: finish() holds pointers into it
+  std::deque<CallRecord> records_;  // stable: runs waiting to finish hold pointers into it
+  std::map<std::string, const CallRecord*> reused_;
   sim::SimTime origin_{};
   StepResult result_;
 };

@@ -8,7 +8,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 namespace railsim::models::scenario {
 namespace {
@@ -124,15 +126,16 @@ TEST(StepFile, MistakesAreErrorsAtTheirPointer) {
             "w.json: /phases/0/after/0: no phase named \"b\" written before this");
   EXPECT_EQ(
       error_of(R"({"phases": [{"name": "a", "compute": "1ms", "collective": "all_reduce"}]})"),
-      "w.json: /phases/0: expected one of \"compute\" (a duration) or \"collective\" (such "
-      "as \"all_reduce\")");
+      "w.json: /phases/0: expected one of \"compute\" (a duration), \"collective\" (such "
+      "as \"all_reduce\") or \"send\" (a size)");
   EXPECT_EQ(error_of(R"({"phases": [{"name": "a", "collective": "all_reduce", "size": "1M",
       "communicator": "dp"}]})"),
             "w.json: /phases/0/communicator: no communicator named \"dp\" written before this");
-  EXPECT_EQ(error_of(R"({"communicators": [{"name": "x", "groups": [{"gpus": [0]}]}],
+  EXPECT_EQ(
+      error_of(R"({"communicators": [{"name": "x", "groups": [{"gpus": [0]}, {"gpus": [1, 0]}]}],
       "phases": []})"),
-            "w.json: /: communicator x: rank 1 (node 0 GPU 1) is in 0 of its groups, expected "
-            "exactly 1");
+      "w.json: /: communicator x: rank 0 (node 0 GPU 0) is in two of its groups, expected "
+      "at most one");
   EXPECT_EQ(error_of(R"({"nodes": 3, "phases": []})"),
             "w.json: /nodes: expected an integer from 1 to 2, got 3");
   EXPECT_EQ(error_of(R"({"generator": "dp", "forward": "1ms", "backward": "2ms"})"),
@@ -140,8 +143,62 @@ TEST(StepFile, MistakesAreErrorsAtTheirPointer) {
   EXPECT_EQ(error_of(R"({"generator": "dp", "gradient_bytes": "1G"})"),
             "w.json: /: expected \"forward\" and \"backward\" durations, or \"flops\" and "
             "\"achieved_tflops\"");
-  EXPECT_EQ(error_of(R"({"generator": "3d"})"),
-            "w.json: /generator: expected one of \"dp\", got \"3d\" (did you mean \"dp\"?)");
+  EXPECT_EQ(error_of(R"({"generator": "pp"})"),
+            "w.json: /generator: expected one of \"dp\", \"3d\", got \"pp\" (did you mean "
+            "\"dp\"?)");
+}
+
+TEST(StepFile, SendsComputeOnSomeRanksAndRepeatedCalls) {
+  // Node 1's GPU 0 sends to node 0's; the compute before it runs on the sender only.
+  const StepWorkload step = step_of(R"({"gpus_per_node": 1,
+      "communicators": [{"name": "pp", "groups": [{"nodes": [1, 0]}]},
+                        {"name": "all", "groups": "world"}],
+      "phases": [{"name": "fwd", "compute": "1ms", "ranks": [1]},
+                 {"name": "act", "send": "16M", "communicator": "pp", "after": ["fwd"]},
+                 {"name": "tp", "collective": "all_reduce", "size": "1M",
+                  "communicator": "all", "calls": 6}]})");
+  ASSERT_EQ(step.phases.size(), 3U);
+  EXPECT_EQ(step.phases[0].ranks, (std::vector<int>{1}));
+  const auto& send = std::get<SendTask>(step.phases[1].task);
+  EXPECT_EQ(send.size.count, 16LL << 20);
+  EXPECT_EQ(step.communicators[0].groups[0].node_ids, (std::vector<int>{1, 0}));
+  EXPECT_EQ(std::get<CollectiveTask>(step.phases[2].task).calls, 6);
+}
+
+TEST(StepFile, ThreeDGeneratorReadsTheModelsShape) {
+  // 4 nodes, tp 8, pp 2, so dp 2: phases per stage and micro-batch fwd, fwd_tp, bwd, bwd_tp,
+  // one send each way per micro-batch, then per stage its dp AllReduce and optimizer.
+  const StepWorkload step = step_of(R"({"generator": "3d", "tp": 8, "pp": 2, "layers": 4,
+      "hidden": 1024, "sequence": 2048, "microbatches": 3, "precision": "fp32",
+      "gradient_precision": "bf16", "achieved_tflops": 200, "optimizer": "1ms"})",
+                                    4);
+  EXPECT_EQ(step.phases.size(), std::size_t{2 * 3 * 4 + 2 * 3 + 2 * 2});
+  const auto send = std::find_if(step.phases.begin(), step.phases.end(),
+                                 [](const Phase& p) { return p.name == "send_fwd.0.2"; });
+  ASSERT_NE(send, step.phases.end());
+  EXPECT_EQ(std::get<SendTask>(send->task).size.count, 2048LL * 1024 * 4);  // fp32
+  const auto dp = std::find_if(step.phases.begin(), step.phases.end(),
+                               [](const Phase& p) { return p.name == "dp_allreduce.0"; });
+  ASSERT_NE(dp, step.phases.end());
+  EXPECT_EQ(std::get<CollectiveTask>(dp->task).request.size.count,
+            12LL * 4 * 1024 * 1024 / 16 * 2);  // bf16 gradients over tp x pp = 16 shards
+}
+
+TEST(StepFile, PipelineMistakesAreErrorsAtTheirPointer) {
+  EXPECT_EQ(error_of(R"({"generator": "3d", "tp": 3, "layers": 4, "hidden": 8, "sequence": 8,
+      "achieved_tflops": 1})"),
+            "w.json: /: tp 3 must divide gpus_per_node 8: a tensor-parallel group stays in one "
+            "node's NVLink domain");
+  EXPECT_EQ(error_of(R"({"generator": "3d", "layers": 4, "hidden": 8, "achieved_tflops": 1})"),
+            "w.json: /: missing key \"sequence\"");
+  EXPECT_EQ(error_of(R"({"communicators": [{"name": "x", "groups": "world"}],
+      "phases": [{"name": "a", "send": "1M", "communicator": "x"}]})"),
+            "w.json: /: phase a: a send's communicator x needs groups of two ranks (sender, "
+            "receiver), not 16");
+  EXPECT_EQ(error_of(R"({"phases": [{"name": "a", "compute": "1ms", "ranks": [0, 0]}]})"),
+            "w.json: /phases/0/ranks/1: rank 0 is listed twice");
+  EXPECT_EQ(error_of(R"({"phases": [{"name": "a", "compute": "1ms", "calls": 2}]})"),
+            "w.json: /phases/0/calls: only a \"collective\" or \"send\" phase takes this");
 }
 
 TEST(StepFaults, ReadsEveryKind) {

@@ -3,7 +3,8 @@
 // times of its collectives, each run alone on an idle system of the same kind.
 #include "models/workload/step_run.hpp"
 
-#include "models/hardware/node_presets.hpp"
+#include "tests/models/workload/step_bed.hpp"
+
 #include "models/workload/dp_generator.hpp"
 #include "sim/input_error.hpp"
 
@@ -16,37 +17,6 @@
 
 namespace railsim::models {
 namespace {
-
-double ms(sim::Duration d) { return sim::to_seconds(d) * 1e3; }
-
-// A preset system on its own simulator.
-struct Bed {
-  sim::Simulator simulator;
-  sim::FlowNetwork network{simulator};
-  std::unique_ptr<System> system;
-
-  explicit Bed(int nodes) {
-    SystemSpec spec;
-    spec.node = node_preset("dgx-h100");
-    spec.nodes = nodes;
-    system = std::make_unique<System>(spec, network);
-  }
-
-  StepResult step(const StepWorkload& workload, const StepOptions& options = {}) {
-    validate(workload);
-    return run_step(*system, network, simulator, workload, options);
-  }
-
-  sim::Duration collective(const CollectiveRequest& request) {
-    return run_collective(*system, network, simulator, request).time;
-  }
-};
-
-std::vector<int> iota(int n) {
-  std::vector<int> v(static_cast<std::size_t>(n));
-  std::iota(v.begin(), v.end(), 0);
-  return v;
-}
 
 CollectiveRequest ring_simple(sim::Bytes size, Communicator comm) {
   CollectiveRequest request;
@@ -217,18 +187,41 @@ TEST(StepRun, GroupsOfOneCommunicatorRunConcurrently) {
   EXPECT_NEAR(ms(result.step_time), ms(alone), 0.01 * ms(alone));
 }
 
-TEST(StepValidate, RejectsGroupsThatDoNotPartitionTheRanks) {
+TEST(StepRun, ComputeOnSomeRanksKeepsEachRanksOwnStream) {
+  // "a" runs on rank 0 for 5 ms, "b" on rank 1 for 3 ms, side by side; "c" on both waits for
+  // "a" only where "a" ran, and on rank 1 follows "b" on its compute stream.
+  StepWorkload step;
+  step.nodes = iota(1);
+  step.gpus_per_node = 2;
+  step.phases.push_back({"a", ComputeTask{sim::ms(5)}, {}, {0}});
+  step.phases.push_back({"b", ComputeTask{sim::ms(3)}, {}, {1}});
+  step.phases.push_back({"c", ComputeTask{sim::ms(1)}, {0}});
+  const StepResult result = Bed(1).step(step);
+  EXPECT_EQ(result.step_time, sim::ms(6));
+  EXPECT_EQ(result.compute_time, (std::vector<sim::Duration>{sim::ms(6), sim::ms(4)}));
+  const auto c_on_rank_1 =
+      std::find_if(result.runs.begin(), result.runs.end(),
+                   [](const PhaseRun& r) { return r.phase == 2 && r.instance == 1; });
+  ASSERT_NE(c_on_rank_1, result.runs.end());
+  EXPECT_EQ(c_on_rank_1->end - c_on_rank_1->start, sim::ms(1));
+  EXPECT_EQ(c_on_rank_1->end, result.runs.front().ready + sim::ms(4));
+}
+
+TEST(StepValidate, RejectsARankInTwoGroupsAndGroupsOutsideTheJob) {
   StepWorkload step;
   step.nodes = iota(2);
   step.gpus_per_node = 8;
+  // A communicator need not hold every rank (a pipeline stage's), but its groups are disjoint.
   step.communicators.push_back({"dp", {communicator_on(iota(2), {0, 1})}});
+  EXPECT_NO_THROW(validate(step));
+  step.communicators[0].groups.push_back(communicator_on({1}, {1, 2}));
   try {
     validate(step);
     FAIL() << "expected an error";
   } catch (const sim::InputError& e) {
-    EXPECT_STREQ(
-        e.what(),
-        "communicator dp: rank 2 (node 0 GPU 2) is in 0 of its groups, expected exactly 1");
+    EXPECT_STREQ(e.what(),
+                 "communicator dp: rank 9 (node 1 GPU 1) is in two of its groups, expected at "
+                 "most one");
   }
   step.communicators[0].groups = {communicator_on({0, 1, 2}, iota(8))};
   EXPECT_THROW(validate(step), sim::InputError);  // node 2 is not the job's

@@ -1,0 +1,35 @@
+// File: models/workload/send_call.hpp
+// A point-to-point transfer between two ranks, as ncclSend / ncclRecv move a pipeline stage's
+// activations to the next stage (or its gradients back): inside a node over the GPUs' NVLink or
+// PCIe route, between nodes out of the NIC nearest the sender and into that nearest the
+// receiver (a pair is one GPU index on two nodes, so PXN has nothing to relay).
+//
+// Between nodes NCCL runs a peer's traffic on max(NICs, ceil(NIC rate / 14 GB/s)) channels
+// (NCCL_P2P_PER_CHANNEL_NET_BW, fabric-facts.md §2.5), each its own queue pair: so many flows of
+// equal shares, which ECMP hashes apart. The transfer starts when called; the receiver is taken
+// to have posted its buffer (Megatron posts sends and receives together).
+#pragma once
+
+#include "models/collective/communicator.hpp"
+#include "models/system/system.hpp"
+#include "sim/bytes.hpp"
+#include "sim/flow_network.hpp"
+
+#include <functional>
+
+namespace railsim::models {
+
+// NCCL_P2P_PER_CHANNEL_NET_BW: the network bandwidth one p2p channel is counted to carry.
+inline constexpr double kP2pPerChannelNetBytesPerS = 14e9;
+
+// Starts the transfer of `size` bytes from rank 0 of `pair` to its rank 1 (a communicator of two
+// ranks: two nodes of one GPU, or one node of two GPUs) and returns at once; `done` runs once its
+// last byte is delivered. Throws sim::InputError for a pair of other than two ranks or one the
+// system cannot hold, before anything starts.
+void start_send(const System& system,
+                sim::FlowNetwork& network,
+                const Communicator& pair,
+                sim::Bytes size,
+                std::function<void()> done);
+
+}  // namespace railsim::models
