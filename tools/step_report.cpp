@@ -17,9 +17,13 @@ double ms(sim::Duration d) { return sim::to_seconds(d) * 1e3; }
 
 double ms_since(sim::SimTime t, sim::SimTime origin) { return ms(t - origin); }
 
+// How many times `baseline` a time is; 1 for a baseline of zero (a step with nothing to do).
+double ratio(sim::Duration time, sim::Duration baseline) {
+  return baseline > sim::Duration{} ? sim::to_seconds(time) / sim::to_seconds(baseline) : 1.0;
+}
+
 double slowdown(const StepReport& report) {
-  const double healthy = sim::to_seconds(report.healthy_step_time);
-  return healthy > 0.0 ? sim::to_seconds(report.run.result.step_time) / healthy : 1.0;
+  return ratio(report.run.result.step_time, report.healthy_step_time);
 }
 
 // Where a step's phases start: its first run's ready time.
@@ -134,9 +138,8 @@ void print_step_table(std::ostream& out,
     for (const FaultCost& f : report.faults) {
       const std::string nodes =
           f.nodes.empty() ? std::string("fabric") : fmt::format("{}", fmt::join(f.nodes, ","));
-      out << fmt::format(
-          "   {:<44} {:>8} {:>14.3f} {:>8.4f}x  {}\n", f.label, nodes, ms(f.step_time),
-          sim::to_seconds(f.step_time) / sim::to_seconds(report.healthy_step_time), f.where);
+      out << fmt::format("   {:<44} {:>8} {:>14.3f} {:>8.4f}x  {}\n", f.label, nodes,
+                         ms(f.step_time), ratio(f.step_time, report.healthy_step_time), f.where);
     }
   }
   if (!report.jobs.empty()) {
@@ -146,8 +149,7 @@ void print_step_table(std::ostream& out,
     for (const JobCost& job : report.jobs) {
       out << fmt::format("   {:<24} {:>12} {:>14.3f} {:>14.3f} {:>8.4f}x\n", job.name,
                          fmt::format("{}", fmt::join(job.nodes, ",")), ms(job.step_time),
-                         ms(job.alone_step_time),
-                         sim::to_seconds(job.step_time) / sim::to_seconds(job.alone_step_time));
+                         ms(job.alone_step_time), ratio(job.step_time, job.alone_step_time));
     }
   }
   if (report.link_scale > 0.0) {
@@ -209,8 +211,7 @@ void print_step_json(std::ostream& out,
                              {"where", f.where},
                              {"nodes", f.nodes},
                              {"alone_step_time_ms", ms(f.step_time)},
-                             {"alone_slowdown", sim::to_seconds(f.step_time) /
-                                                    sim::to_seconds(report.healthy_step_time)}});
+                             {"alone_slowdown", ratio(f.step_time, report.healthy_step_time)}});
   }
   if (!report.jobs.empty()) {
     doc["jobs"] = nlohmann::ordered_json::array();
@@ -219,8 +220,7 @@ void print_step_json(std::ostream& out,
                              {"nodes", job.nodes},
                              {"step_time_ms", ms(job.step_time)},
                              {"alone_step_time_ms", ms(job.alone_step_time)},
-                             {"sharing_slowdown", sim::to_seconds(job.step_time) /
-                                                      sim::to_seconds(job.alone_step_time)}});
+                             {"sharing_slowdown", ratio(job.step_time, job.alone_step_time)}});
     }
   }
   if (report.link_scale > 0.0) {
