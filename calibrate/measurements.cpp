@@ -16,15 +16,6 @@
 namespace railsim::calibrate {
 namespace {
 
-std::optional<models::CollectiveOp> op_of(const std::string& name) {
-  for (const models::CollectiveOp op : models::kCollectiveOps) {
-    if (models::op_name(op) == name) {
-      return op;
-    }
-  }
-  return std::nullopt;
-}
-
 constexpr std::int64_t kPipelinedFromBytes = std::int64_t{32} << 20;
 
 // perftest's "Max inline data : 220[B]" setting; its defaults (DEF_INLINE_WRITE 220,
@@ -47,13 +38,22 @@ std::string place(const std::string& file, int line) { return fmt::format("{}:{}
 
 }  // namespace
 
+std::optional<models::CollectiveOp> modelled_op(const std::string& name) {
+  for (const models::CollectiveOp op : models::kCollectiveOps) {
+    if (models::op_name(op) == name) {
+      return op;
+    }
+  }
+  return std::nullopt;
+}
+
 const char* measured_unit(MeasurementKind kind) {
   return kind == MeasurementKind::kRdmaBandwidth ? "GB/s" : "us";
 }
 
 void add_nccl_tests(const NcclTestsOutput& output, const std::string& file, MeasurementSet& set) {
   for (const NcclTestsRun& run : output.runs) {
-    const std::optional<models::CollectiveOp> op = op_of(run.op);
+    const std::optional<models::CollectiveOp> op = modelled_op(run.op);
     if (!op) {
       set.notes.push_back(fmt::format("{}: {} not used: the model does not run {}",
                                       place(file, run.line), run.program, run.op));

@@ -12,6 +12,7 @@
 #include "models/collective/collective_types.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,9 @@ struct MeasurementSet {
   std::vector<Measurement> rows;
   std::vector<std::string> notes;  // "FILE:LINE: ... not used: why"
 };
+
+// The collective an nccl-tests op names ("all_reduce"), when the model runs it.
+std::optional<models::CollectiveOp> modelled_op(const std::string& nccl_tests_op);
 
 // The unit of a kind's figures, for tables: "us" or "GB/s".
 const char* measured_unit(MeasurementKind kind);

@@ -15,6 +15,19 @@
 namespace railsim::calibrate {
 namespace {
 
+constexpr const char* kLegendText =
+    "Legend:\n\n"
+    "  X    = Self\n"
+    "  SYS  = Connection traversing PCIe as well as the SMP interconnect between NUMA nodes "
+    "(e.g., QPI/UPI)\n"
+    "  NODE = Connection traversing PCIe as well as the interconnect between PCIe Host Bridges "
+    "within a NUMA node\n"
+    "  PHB  = Connection traversing PCIe as well as a PCIe Host Bridge (typically the CPU)\n"
+    "  PXB  = Connection traversing multiple PCIe bridges (without traversing the PCIe Host "
+    "Bridge)\n"
+    "  PIX  = Connection traversing at most a single PCIe bridge\n"
+    "  NV#  = Connection traversing a bonded set of # NVLinks\n";
+
 using models::PathClass;
 
 constexpr std::array<std::string_view, 3> kAffinityColumns = {"CPU Affinity", "NUMA Affinity",
@@ -238,6 +251,28 @@ bool looks_like_nvidia_smi_topo(const TextInput& input) {
     }
   }
   return false;
+}
+
+std::string nvidia_smi_topo_text(const models::TopoMatrix& m) {
+  std::string text = fmt::format("\t{}\tCPU Affinity\tNUMA Affinity\n", fmt::join(m.columns, "\t"));
+  for (const models::TopoMatrix::Row& row : m.rows) {
+    text += row.name;
+    for (const std::string& cell : row.cells) {
+      text += "\t" + (cell == "X" ? std::string(" X ") : cell);  // nvidia-smi pads the diagonal
+    }
+    if (!row.numa_affinity.empty()) {
+      text += fmt::format("\t{}\t{}", row.cpu_affinity, row.numa_affinity);
+    }
+    text += "\n";
+  }
+  text += fmt::format("\n{}", kLegendText);
+  if (!m.nic_legend.empty()) {
+    text += "\nNIC Legend:\n\n";
+    for (const auto& [column, device] : m.nic_legend) {
+      text += fmt::format("  {}: {}\n", column, device);
+    }
+  }
+  return text;
 }
 
 }  // namespace railsim::calibrate

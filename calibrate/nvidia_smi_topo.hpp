@@ -7,6 +7,7 @@
 
 #include "calibrate/text_input.hpp"
 #include "models/hardware/path_class.hpp"
+#include "models/hardware/topo_matrix.hpp"
 
 #include <string>
 #include <utility>
@@ -51,5 +52,9 @@ struct NvidiaSmiTopo {
 NvidiaSmiTopo parse_nvidia_smi_topo(const TextInput& input);
 
 bool looks_like_nvidia_smi_topo(const TextInput& input);
+
+// The matrix as `nvidia-smi topo -m` prints it (tab-separated; the legend and the NIC legend
+// after it), which parse_nvidia_smi_topo reads back.
+std::string nvidia_smi_topo_text(const models::TopoMatrix& matrix);
 
 }  // namespace railsim::calibrate

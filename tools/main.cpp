@@ -39,6 +39,8 @@ constexpr Command kCommands[] = {
      run_step_command},
     {"sweep", "every point of a sweep file, run in parallel, into one CSV/JSON table",
      run_sweep_command},
+    {"check", "a cluster's measurements against its design, layer by layer: what fails, and why",
+     run_check},
 };
 
 void print_help(std::ostream& out) {

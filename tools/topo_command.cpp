@@ -49,39 +49,8 @@ namespace {
 
 namespace po = boost::program_options;
 
-constexpr const char* kLegend =
-    "Legend:\n\n"
-    "  X    = Self\n"
-    "  SYS  = Connection traversing PCIe as well as the SMP interconnect between NUMA nodes "
-    "(e.g., QPI/UPI)\n"
-    "  NODE = Connection traversing PCIe as well as the interconnect between PCIe Host Bridges "
-    "within a NUMA node\n"
-    "  PHB  = Connection traversing PCIe as well as a PCIe Host Bridge (typically the CPU)\n"
-    "  PXB  = Connection traversing multiple PCIe bridges (without traversing the PCIe Host "
-    "Bridge)\n"
-    "  PIX  = Connection traversing at most a single PCIe bridge\n"
-    "  NV#  = Connection traversing a bonded set of # NVLinks\n";
-
 void print_text(const models::NodeSpec& node, const models::TopoMatrix& m, std::ostream& out) {
-  fmt::print(out, "{}: {}\n\n", node.name, node.description);
-  fmt::print(out, "\t{}\tCPU Affinity\tNUMA Affinity\n", fmt::join(m.columns, "\t"));
-  for (const models::TopoMatrix::Row& row : m.rows) {
-    fmt::print(out, "{}", row.name);
-    for (const std::string& cell : row.cells) {
-      fmt::print(out, "\t{}", cell == "X" ? " X " : cell);  // nvidia-smi pads the diagonal
-    }
-    if (!row.numa_affinity.empty()) {
-      fmt::print(out, "\t{}\t{}", row.cpu_affinity, row.numa_affinity);
-    }
-    fmt::print(out, "\n");
-  }
-  fmt::print(out, "\n{}", kLegend);
-  if (!m.nic_legend.empty()) {
-    fmt::print(out, "\nNIC Legend:\n\n");
-    for (const auto& [column, device] : m.nic_legend) {
-      fmt::print(out, "  {}: {}\n", column, device);
-    }
-  }
+  fmt::print(out, "{}: {}\n\n{}", node.name, node.description, calibrate::nvidia_smi_topo_text(m));
 }
 
 nlohmann::ordered_json matrix_json(const models::NodeSpec& node, const models::TopoMatrix& m) {

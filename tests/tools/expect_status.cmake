@@ -1,10 +1,18 @@
-# Runs PROGRAM with ARGS and fails unless it exits with EXPECTED_STATUS, writes
-# "railsim: error: " to stderr, leaves stdout empty, and (when given) stderr matches
-# EXPECTED_ERROR (ctest itself can only tell zero from non-zero).
+# Runs PROGRAM with ARGS and fails unless it exits with EXPECTED_STATUS. Given EXPECTED_OUTPUT
+# (a command whose non-zero status is a result, as railsim check's 1), stdout must match it.
+# Otherwise the run is one of bad input: it writes "railsim: error: " to stderr, leaves stdout
+# empty, and (when given) stderr matches EXPECTED_ERROR (ctest itself can only tell zero from
+# non-zero).
 execute_process(COMMAND ${PROGRAM} ${ARGS} RESULT_VARIABLE status ERROR_VARIABLE err
                 OUTPUT_VARIABLE out)
 if(NOT status EQUAL EXPECTED_STATUS)
   message(FATAL_ERROR "expected exit status ${EXPECTED_STATUS}, got ${status}; stderr: ${err}")
+endif()
+if(DEFINED EXPECTED_OUTPUT)
+  if(NOT out MATCHES "${EXPECTED_OUTPUT}")
+    message(FATAL_ERROR "stdout does not match '${EXPECTED_OUTPUT}': ${out}")
+  endif()
+  return()
 endif()
 if(NOT err MATCHES "^railsim: error: ")
   message(FATAL_ERROR "expected 'railsim: error: ...' on stderr, got: ${err}")

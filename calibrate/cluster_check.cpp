@@ -1,0 +1,40 @@
+// File: calibrate/cluster_check.cpp
+#include "calibrate/cluster_check.hpp"
+
+#include "calibrate/link_state_check.hpp"
+#include "calibrate/nccl_run_check.hpp"
+#include "calibrate/rdma_pair_check.hpp"
+#include "calibrate/topology_check.hpp"
+
+#include <algorithm>
+
+namespace railsim::calibrate {
+
+CheckReport check_cluster(const ClusterEvidence& evidence,
+                          const CalibratedModel& model,
+                          const std::string& design_name) {
+  CheckReport report;
+  report.source = evidence.source;
+  report.design = design_name;
+  std::vector<Finding>& out = report.findings;
+  const models::NodeSpec& node = model.system.node;
+  for (const NodeEvidence& n : evidence.nodes) {
+    check_topology(n, node, out);
+  }
+  for (const NcclEvidence& run : evidence.nccl) {
+    check_nccl_affinity(run, model.system, out);
+  }
+  for (const NodeEvidence& n : evidence.nodes) {
+    check_link_state(n, node, out);
+  }
+  check_rdma_pairs(evidence.pairs, model, out);
+  for (const NcclEvidence& run : evidence.nccl) {
+    check_nccl_results(run, model, out);
+  }
+  // Each layer's checks were appended in input order; the report reads layer by layer.
+  std::stable_sort(out.begin(), out.end(),
+                   [](const Finding& a, const Finding& b) { return a.layer < b.layer; });
+  return report;
+}
+
+}  // namespace railsim::calibrate

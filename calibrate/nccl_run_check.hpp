@@ -1,0 +1,36 @@
+// File: calibrate/nccl_run_check.hpp
+// The checks of one nccl-tests log:
+//   affinity  every NIC the job lets NCCL use (NCCL_IB_HCA, else the design's compute NICs) is
+//             within the GDR level (NCCL_NET_GDR_LEVEL, else the design's) of one of the job's
+//             GPUs. A NIC beyond it is reached through host memory across the PCIe root or the
+//             socket link, so the job's ceiling is its near NICs' rate, not all of its NICs'.
+//   nccl      each run's results are correct (#wrong 0, no out-of-bounds values), and its busbw
+//             at the large sizes reaches the model's prediction on the design, within
+//             kNcclTolerance.
+#pragma once
+
+#include "calibrate/check_finding.hpp"
+#include "calibrate/cluster_evidence.hpp"
+#include "calibrate/model_parameters.hpp"
+
+#include <vector>
+
+namespace railsim::calibrate {
+
+// How far below the model a run's busbw may fall before it fails: the model's median error
+// against real nccl-tests logs with uncalibrated defaults is held to 15% (docs/validation.md).
+inline constexpr double kNcclTolerance = 0.15;
+
+// Rows of at least this size are the bandwidth-bound ones a run is judged on; a log with none
+// (an excerpt) is judged on its largest row.
+inline constexpr std::int64_t kNcclLargeBytes = std::int64_t{64} << 20;
+
+void check_nccl_affinity(const NcclEvidence& run,
+                         const models::SystemSpec& design,
+                         std::vector<Finding>& out);
+
+void check_nccl_results(const NcclEvidence& run,
+                        const CalibratedModel& model,
+                        std::vector<Finding>& out);
+
+}  // namespace railsim::calibrate

@@ -1,0 +1,144 @@
+// File: tests/calibrate/synthetic_cluster.cpp
+#include "tests/calibrate/synthetic_cluster.hpp"
+
+#include "calibrate/nvidia_smi_topo.hpp"
+#include "models/hardware/topo_matrix.hpp"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+namespace railsim::calibrate::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+void write(const fs::path& path, const std::string& text) {
+  fs::create_directories(path.parent_path());
+  std::ofstream(path) << text;
+}
+
+constexpr const char* kRule =
+    "---------------------------------------------------------------------------------------\n";
+
+// A perftest run as ib_write_bw / ib_write_lat print it, with one row.
+std::string perftest_text(const std::string& device, const RdmaPlan& plan, double value) {
+  std::string text = kRule;
+  text += plan.latency ? "                    RDMA_Write Latency Test\n"
+                       : "                    RDMA_Write BW Test\n";
+  text += fmt::format(
+      " Dual-port       : OFF\t\tDevice         : {}\n"
+      " Number of qps   : 1\t\tTransport type : IB\n"
+      " Connection type : RC\t\tUsing SRQ      : OFF\n"
+      " Mtu             : 4096[B]\n Link type       : IB\n Max inline data : {}[B]\n",
+      device, plan.latency ? 220 : 0);
+  text += kRule;
+  if (plan.latency) {
+    text += fmt::format(
+        " #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]    "
+        "t_stdev[usec]   99% percentile[usec]   99.9% percentile[usec] \n"
+        " {}       {}          {:.2f}           {:.2f}         {:.2f}     \t       {:.2f}        "
+        "\t0.01   \t\t{:.2f}    \t\t{:.2f}   \n",
+        plan.size, plan.iterations, value, value, value, value, value, value);
+  } else {
+    const double mib_per_s = value * 1e9 / (1 << 20);
+    text += fmt::format(
+        " #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]\n"
+        " {}    {}             {:.2f}            {:.2f}\t\t   {:.6f}\n",
+        plan.size, plan.iterations, mib_per_s, mib_per_s,
+        value * 1e9 / static_cast<double>(plan.size) * 1e-6);
+  }
+  return text + kRule;
+}
+
+}  // namespace
+
+std::vector<ModelledPair> model_rdma_pairs(const models::SystemSpec& system,
+                                           int nodes,
+                                           const RdmaPlan& plan) {
+  models::SystemSpec spec = system;
+  spec.nodes = nodes;
+  std::vector<ModelledPair> pairs;
+  int rail = 0;
+  for (const models::Nic& nic : spec.node.nics) {
+    if (nic.role != models::NicRole::kCompute) {
+      continue;
+    }
+    for (int a = 0; a < (nodes == 2 ? 1 : nodes); ++a) {  // two nodes make one pair
+      const int b = (a + 1) % nodes;
+      const models::Endpoint from{a, rail, models::kHostMemory};
+      const models::Endpoint to{b, rail, models::kHostMemory};
+      const double figure =
+          plan.latency
+              ? models::rdma_write_latency_us(spec, plan.faults, from, to, plan.size)
+              : models::rdma_write_stream(spec, plan.faults, from, to, plan.size, plan.iterations)
+                        .average_bytes_per_s *
+                    1e-9;
+      pairs.push_back({static_cast<std::size_t>(a), static_cast<std::size_t>(b), nic.name, figure});
+    }
+    ++rail;
+  }
+  return pairs;
+}
+
+void write_rdma_pairs(const std::string& dir,
+                      const std::vector<SyntheticNode>& nodes,
+                      const std::vector<ModelledPair>& pairs,
+                      const RdmaPlan& plan,
+                      double noise,
+                      std::uint64_t seed) {
+  std::mt19937_64 random(seed);
+  std::normal_distribution<double> draw(0.0, 1.0);
+  for (const ModelledPair& p : pairs) {
+    write(fs::path(dir) / "perftest" /
+              fmt::format("{}__{}__write_{}__{}.txt", nodes[p.a].name, nodes[p.b].name,
+                          plan.latency ? "lat" : "bw", p.device),
+          perftest_text(p.device, plan, p.figure * (1.0 + noise * draw(random))));
+  }
+}
+
+std::vector<SyntheticNode> healthy_nodes(const models::NodeSpec& spec, int count) {
+  std::vector<SyntheticNode> nodes;
+  for (int i = 0; i < count; ++i) {
+    nodes.push_back({fmt::format("node{:02}", i), spec, {}});
+  }
+  return nodes;
+}
+
+std::string ibstat_text(const SyntheticNode& node) {
+  std::string text;
+  for (std::size_t n = 0; n < node.spec.nics.size(); ++n) {
+    const models::Nic& nic = node.spec.nics[n];
+    const auto trained = node.trained_gbps.find(nic.name);
+    const double rate =
+        trained == node.trained_gbps.end() ? nic.port_rate.in_gbps() : trained->second;
+    const bool ib = nic.transport == models::Transport::kInfiniband;
+    text += fmt::format(
+        "CA '{}'\n\tCA type: MT4129\n\tNumber of ports: 1\n\tFirmware version: 28.41.1000\n"
+        "\tHardware version: 0\n\tNode GUID: 0x58a2e10300{:06x}\n"
+        "\tSystem image GUID: 0x58a2e10300{:06x}\n\tPort 1:\n\t\tState: Active\n"
+        "\t\tPhysical state: LinkUp\n\t\tRate: {:g}\n\t\tBase lid: {}\n\t\tLMC: 0\n"
+        "\t\tSM lid: 1\n\t\tCapability mask: 0xa751e848\n\t\tPort GUID: 0x58a2e10300{:06x}\n"
+        "\t\tLink layer: {}\n",
+        nic.name, n, n, rate, ib ? n + 2 : 0, n, ib ? "InfiniBand" : "Ethernet");
+  }
+  return text;
+}
+
+std::string write_cluster(const std::vector<SyntheticNode>& nodes) {
+  const ::testing::TestInfo* test = ::testing::UnitTest::GetInstance()->current_test_info();
+  const fs::path dir =
+      fs::path(::testing::TempDir()) / fmt::format("{}.{}", test->test_suite_name(), test->name());
+  fs::remove_all(dir);
+  for (const SyntheticNode& node : nodes) {
+    write(dir / "topo" / (node.name + ".txt"),
+          nvidia_smi_topo_text(models::topo_matrix(node.spec)));
+    write(dir / "ibstat" / (node.name + ".txt"), ibstat_text(node));
+  }
+  return dir.string();
+}
+
+}  // namespace railsim::calibrate::test

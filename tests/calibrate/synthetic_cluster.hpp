@@ -1,0 +1,63 @@
+// File: tests/calibrate/synthetic_cluster.hpp
+// Clusters made by the model itself, laid out as railsim check reads a directory: each node's
+// nvidia-smi topo -m from its NodeSpec (a faulty node is a changed NodeSpec), its ibstat with
+// every port Active at the NIC's rate unless the node trained it at another.
+#pragma once
+
+#include "models/hardware/node_spec.hpp"
+#include "models/system/rdma_bench.hpp"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace railsim::calibrate::test {
+
+struct SyntheticNode {
+  std::string name;
+  models::NodeSpec spec;
+  std::map<std::string, double> trained_gbps;  // NIC name -> the rate its port trained at
+};
+
+// `count` nodes "node00", "node01", ... of `spec`.
+std::vector<SyntheticNode> healthy_nodes(const models::NodeSpec& spec, int count);
+
+// ibstat's output for the node, in the layout of the real tool (tests/data/ibstat_*).
+std::string ibstat_text(const SyntheticNode& node);
+
+// perftest between node pairs: on every rail r, node i with node i+1 (mod the node count), so
+// each node's NIC is in two pairs per test. Each pair's figure is the model's (rdma_bench.hpp,
+// host buffers, with `faults` applied to the system); the files carry it times 1 + noise x a
+// standard normal draw from `seed`.
+struct RdmaPlan {
+  bool latency = false;  // ib_write_lat at `size`, else ib_write_bw
+  std::int64_t size = std::int64_t{8} << 20;
+  std::int64_t iterations = 5000;
+  models::SystemPreparation faults = {};
+};
+
+struct ModelledPair {
+  std::size_t a = 0;  // node indices
+  std::size_t b = 0;
+  std::string device;
+  double figure = 0.0;  // GB/s or us
+};
+
+std::vector<ModelledPair> model_rdma_pairs(const models::SystemSpec& system,
+                                           int nodes,
+                                           const RdmaPlan& plan);
+
+// Writes perftest/<a>__<b>__<test>__<device>.txt for each pair into `dir`.
+void write_rdma_pairs(const std::string& dir,
+                      const std::vector<SyntheticNode>& nodes,
+                      const std::vector<ModelledPair>& pairs,
+                      const RdmaPlan& plan,
+                      double noise,
+                      std::uint64_t seed);
+
+// A fresh directory below the test's temporary directory, named after the running test, with
+// topo/<node>.txt and ibstat/<node>.txt of every node. Returns its path.
+std::string write_cluster(const std::vector<SyntheticNode>& nodes);
+
+}  // namespace railsim::calibrate::test
