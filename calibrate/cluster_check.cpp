@@ -2,11 +2,13 @@
 #include "calibrate/cluster_check.hpp"
 
 #include "calibrate/link_state_check.hpp"
+#include "calibrate/multi_node_check.hpp"
 #include "calibrate/nccl_run_check.hpp"
 #include "calibrate/rdma_pair_check.hpp"
 #include "calibrate/topology_check.hpp"
 
 #include <algorithm>
+#include <set>
 
 namespace railsim::calibrate {
 
@@ -28,8 +30,15 @@ CheckReport check_cluster(const ClusterEvidence& evidence,
     check_link_state(n, node, out);
   }
   check_rdma_pairs(evidence.pairs, model, out);
-  for (const NcclEvidence& run : evidence.nccl) {
-    check_nccl_results(run, model, out);
+  const std::set<RunIndex> together = check_multi_node(evidence.nccl, model, out);
+  for (std::size_t l = 0; l < evidence.nccl.size(); ++l) {
+    std::set<std::size_t> runs;
+    for (const auto& [log, run] : together) {
+      if (log == l) {
+        runs.insert(run);
+      }
+    }
+    check_nccl_results(evidence.nccl[l], model, runs, out);
   }
   // Each layer's checks were appended in input order; the report reads layer by layer.
   std::stable_sort(out.begin(), out.end(),

@@ -1,8 +1,9 @@
 // File: calibrate/cluster_check.hpp
 // `railsim check`: a cluster's measurements against its design, layer by layer in the order
 // operators accept a cluster (check_finding.hpp): each node's topology and the GPUs' NUMA
-// affinity, each job's NICs against its GPUs, each node's link state, then each nccl-tests log's
-// results against the model. docs/acceptance.md walks through the report.
+// affinity, each job's NICs against its GPUs, each node's link state, the RDMA pairs, the
+// nccl-tests runs across node sets, then each nccl-tests log's results against the model.
+// docs/acceptance.md walks through the report.
 #pragma once
 
 #include "calibrate/check_finding.hpp"

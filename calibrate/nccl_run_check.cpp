@@ -129,20 +129,9 @@ void check_prediction(const NcclEvidence& run,
                       std::vector<Finding>& out) {
   Finding f{CheckLayer::kNccl, "busbw vs model", run.label, place(run.log.file, r.line), "", "",
             Verdict::kSkipped, Severity::kNone,  ""};
-  const std::optional<models::CollectiveOp> op = modelled_op(r.op);
-  std::vector<int> first(run.gpus.size());
-  std::iota(first.begin(), first.end(), 0);
-  if (!op) {
-    f.next = fmt::format("the model does not run {}", r.program.empty() ? r.op : r.program);
-  } else if (run.nodes.empty() || run.gpus.empty()) {
-    f.next = "the log has no 'Using devices' lines and the manifest gives no nodes and gpus";
-  } else if (run.gpus != first) {
-    f.next = fmt::format("the model runs GPUs 0 to {} of each node, the job used {}",
-                         run.gpus.size() - 1, gpu_list(run.gpus));
-  }
   const std::vector<const NcclTestsRow*> rows = large_rows(r);
-  if (!f.next.empty() || rows.empty()) {
-    f.next = f.next.empty() ? "the run has no rows" : f.next;
+  if (rows.empty()) {
+    f.next = "the run has no rows";
     out.push_back(std::move(f));
     return;
   }
@@ -150,14 +139,14 @@ void check_prediction(const NcclEvidence& run,
   std::vector<double> ratios;
   double predicted_busbw = 0.0;
   for (const NcclTestsRow* row : rows) {
-    Measurement m;
-    m.op = *op;
-    m.nodes = static_cast<int>(run.nodes.size());
-    m.gpus_per_node = static_cast<int>(run.gpus.size());
-    m.size_bytes = row->size_bytes;
-    const double predicted_us = predict(model, m);
-    ratios.push_back(predicted_us / row->out_of_place.time_us);
-    predicted_busbw = row->out_of_place.busbw_GBps * row->out_of_place.time_us / predicted_us;
+    const NcclPrediction p = predict_nccl(run, r, model, row->size_bytes);
+    if (!p.time_us) {
+      f.next = p.why_not;
+      out.push_back(std::move(f));
+      return;
+    }
+    ratios.push_back(*p.time_us / row->out_of_place.time_us);
+    predicted_busbw = row->out_of_place.busbw_GBps * row->out_of_place.time_us / *p.time_us;
   }
   std::vector<double> sorted = ratios;
   std::sort(sorted.begin(), sorted.end());
@@ -271,12 +260,48 @@ void check_nccl_affinity(const NcclEvidence& run,
   out.push_back(std::move(f));
 }
 
-void check_nccl_results(const NcclEvidence& run,
+NcclPrediction predict_nccl(const NcclEvidence& log,
+                            const NcclTestsRun& run,
+                            const CalibratedModel& model,
+                            std::int64_t size_bytes) {
+  const std::optional<models::CollectiveOp> op = modelled_op(run.op);
+  std::vector<int> first(log.gpus.size());
+  std::iota(first.begin(), first.end(), 0);
+  if (!op) {
+    return {std::nullopt,
+            fmt::format("the model does not run {}", run.program.empty() ? run.op : run.program)};
+  }
+  if (log.nodes.empty() || log.gpus.empty()) {
+    return {std::nullopt,
+            "the log has no 'Using devices' lines and the manifest gives no nodes and gpus"};
+  }
+  if (log.gpus != first) {
+    return {std::nullopt, fmt::format("the model runs GPUs 0 to {} of each node, the job used {}",
+                                      log.gpus.size() - 1, gpu_list(log.gpus))};
+  }
+  Measurement m;
+  m.op = *op;
+  m.nodes = static_cast<int>(log.nodes.size());
+  m.gpus_per_node = static_cast<int>(log.gpus.size());
+  m.size_bytes = size_bytes;
+  return {predict(model, m), ""};
+}
+
+const NcclTestsRow* judged_row(const NcclTestsRun& run) {
+  const std::vector<const NcclTestsRow*> rows = large_rows(run);
+  return rows.empty() ? nullptr : rows.back();
+}
+
+void check_nccl_results(const NcclEvidence& log,
                         const CalibratedModel& model,
+                        const std::set<std::size_t>& judged_together,
                         std::vector<Finding>& out) {
-  for (const NcclTestsRun& r : run.log.output.runs) {
-    check_correctness(run, r, out);
-    check_prediction(run, r, model, out);
+  for (std::size_t i = 0; i < log.log.output.runs.size(); ++i) {
+    const NcclTestsRun& r = log.log.output.runs[i];
+    check_correctness(log, r, out);
+    if (judged_together.count(i) == 0) {
+      check_prediction(log, r, model, out);
+    }
   }
 }
 

@@ -6,13 +6,18 @@
 //             socket link, so the job's ceiling is its near NICs' rate, not all of its NICs'.
 //   nccl      each run's results are correct (#wrong 0, no out-of-bounds values), and its busbw
 //             at the large sizes reaches the model's prediction on the design, within
-//             kNcclTolerance.
+//             kNcclTolerance (unless it belongs to a population, multi_node_check.hpp, whose
+//             median is judged instead).
 #pragma once
 
 #include "calibrate/check_finding.hpp"
 #include "calibrate/cluster_evidence.hpp"
 #include "calibrate/model_parameters.hpp"
 
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
 #include <vector>
 
 namespace railsim::calibrate {
@@ -29,8 +34,25 @@ void check_nccl_affinity(const NcclEvidence& run,
                          const models::SystemSpec& design,
                          std::vector<Finding>& out);
 
-void check_nccl_results(const NcclEvidence& run,
+// The model's out-of-place time in us for the run's operation and shape at `size_bytes`, or why
+// it cannot be predicted.
+struct NcclPrediction {
+  std::optional<double> time_us;
+  std::string why_not;
+};
+
+NcclPrediction predict_nccl(const NcclEvidence& log,
+                            const NcclTestsRun& run,
+                            const CalibratedModel& model,
+                            std::int64_t size_bytes);
+
+// The run's largest row at or above kNcclLargeBytes, else its largest; nullptr for no rows.
+const NcclTestsRow* judged_row(const NcclTestsRun& run);
+
+// `judged_together`: the runs of this log (by index) a population judged against the model.
+void check_nccl_results(const NcclEvidence& log,
                         const CalibratedModel& model,
+                        const std::set<std::size_t>& judged_together,
                         std::vector<Finding>& out);
 
 }  // namespace railsim::calibrate

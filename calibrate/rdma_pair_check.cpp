@@ -1,6 +1,7 @@
 // File: calibrate/rdma_pair_check.cpp
 #include "calibrate/rdma_pair_check.hpp"
 
+#include "calibrate/population_outliers.hpp"
 #include "models/system/rdma_bench.hpp"
 
 #include <fmt/format.h>
@@ -28,7 +29,6 @@ struct PairFigure {
   double value = 0.0;
   int line = 0;
   bool bandwidth = true;
-  bool outlier = false;
 };
 
 std::optional<PairFigure> figure_of(const PairEvidence& pair) {
@@ -57,17 +57,6 @@ std::optional<PairFigure> figure_of(const PairEvidence& pair) {
 
 std::string value_text(const PairFigure& f, double v) {
   return f.bandwidth ? fmt::format("{:.2f} GB/s", v) : fmt::format("{:.3f} us", v);
-}
-
-// How much worse than `reference` a figure is, as a positive number (0 when better).
-double shortfall(const PairFigure& f, double reference) {
-  return std::max(0.0, f.bandwidth ? reference - f.value : f.value - reference);
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 // The model's figure for the pair's test: ib_write_bw or ib_write_lat between host buffers
@@ -115,8 +104,48 @@ std::string population_bound(const PairFigure& f, double m, double allowed) {
                                    m + allowed, m, allowed);
 }
 
+std::string ends_of(const PairFigure& f) {
+  return fmt::format("{}/{}.{}", f.pair->node_a, f.pair->node_b, f.device);
+}
+
+// Against the model: the median of a population (a fault on a few pairs is the outlier test's),
+// or each pair of a population too small for it. Latencies are not: the model's ib_write_lat is
+// 23% fast on the CX-6 fixture (docs/hardware.md).
+void check_against_model(const std::vector<PairFigure>& figures,
+                         double median,
+                         const CalibratedModel& model,
+                         std::vector<Finding>& out) {
+  const PairFigure& first = figures.front();
+  const std::optional<double> modelled = model_figure(first, model);
+  if (!modelled || !first.bandwidth) {
+    return;
+  }
+  const double floor = *modelled * (1.0 - kRdmaBandwidthTolerance);
+  const auto judge = [&](const std::string& element, const std::string& evidence, double v,
+                         const std::string& what) {
+    const bool ok = v >= floor;
+    out.push_back({CheckLayer::kRdma, "bandwidth vs model", element, evidence,
+                   fmt::format(">= {:.2f} GB/s ({:.0f}% of the model's {:.2f} GB/s)", floor,
+                               100.0 * (1.0 - kRdmaBandwidthTolerance), *modelled),
+                   fmt::format("{}{:.2f} GB/s", what, v), ok ? Verdict::kPass : Verdict::kFail,
+                   ok ? Severity::kNone : Severity::kMajor,
+                   ok ? ""
+                      : "slower than the design's NIC and PCIe path allow: check the NICs' PCIe "
+                        "width and speed (lspci -vv LnkSta), their firmware, the MTU, and the "
+                        "CPU frequency governor perftest warns of"});
+  };
+  if (static_cast<int>(figures.size()) >= kOutlierMinMembers) {
+    judge(test_name(first), first.pair->log.file, median,
+          fmt::format("the median of {} pairs: ", figures.size()));
+    return;
+  }
+  for (const PairFigure& f : figures) {
+    judge(f.pair->node_a + "/" + f.pair->node_b, place(f.pair->log.file, f.line), f.value, "");
+  }
+}
+
 // One population: every pair of one test at one size.
-void check_population(std::vector<PairFigure>& figures,
+void check_population(const std::vector<PairFigure>& figures,
                       const CalibratedModel& model,
                       std::vector<Finding>& out) {
   const PairFigure& first = figures.front();
@@ -125,104 +154,58 @@ void check_population(std::vector<PairFigure>& figures,
   for (const PairFigure& f : figures) {
     values.push_back(f.value);
   }
-  const double m = median(values);
-  const std::optional<double> modelled = model_figure(first, model);
-  const bool population = static_cast<int>(figures.size()) >= kOutlierMinPairs;
-  // Against the model: the median of a population (a fault on a few pairs is the outlier test's),
-  // or each pair of a population too small for it. Latencies are not: the model's ib_write_lat is
-  // 23% fast on the CX-6 fixture (docs/hardware.md).
-  if (modelled && first.bandwidth) {
-    const double floor = *modelled * (1.0 - kRdmaBandwidthTolerance);
-    const auto judge = [&](const std::string& element, const std::string& evidence, double v,
-                           const std::string& what) {
-      const bool ok = v >= floor;
-      out.push_back({CheckLayer::kRdma, "bandwidth vs model", element, evidence,
-                     fmt::format(">= {:.2f} GB/s ({:.0f}% of the model's {:.2f} GB/s)", floor,
-                                 100.0 * (1.0 - kRdmaBandwidthTolerance), *modelled),
-                     fmt::format("{}{:.2f} GB/s", what, v), ok ? Verdict::kPass : Verdict::kFail,
-                     ok ? Severity::kNone : Severity::kMajor,
-                     ok ? ""
-                        : "slower than the design's NIC and PCIe path allow: check the NICs' PCIe "
-                          "width and speed (lspci -vv LnkSta), their firmware, the MTU, and the "
-                          "CPU frequency governor perftest warns of"});
-    };
-    if (population) {
-      judge(test_name(first), first.pair->log.file, m,
-            fmt::format("the median of {} pairs: ", figures.size()));
-    } else {
-      for (const PairFigure& f : figures) {
-        judge(f.pair->node_a + "/" + f.pair->node_b, place(f.pair->log.file, f.line), f.value, "");
-      }
-    }
-  }
-  if (!population) {
+  check_against_model(figures, median_of(values), model, out);
+  if (static_cast<int>(figures.size()) < kOutlierMinMembers) {
     return;
   }
-  std::vector<double> deviations;
-  deviations.reserve(values.size());
-  for (const double v : values) {
-    deviations.push_back(std::abs(v - m));
-  }
-  const double mad = median(deviations);
-  const double allowed = std::max(kOutlierZ * 1.4826 * mad, kOutlierFloor * m);
-  for (PairFigure& f : figures) {
-    f.outlier = shortfall(f, m) > allowed;
-  }
-  // Ends (node, device) all of whose pairs, two or more, are outliers.
-  std::map<std::pair<std::string, std::string>, std::vector<const PairFigure*>> by_end;
+  std::vector<PopulationMember> members;
+  members.reserve(figures.size());
   for (const PairFigure& f : figures) {
-    by_end[{f.pair->node_a, f.device}].push_back(&f);
-    by_end[{f.pair->node_b, f.device}].push_back(&f);
+    members.push_back(
+        {{f.pair->node_a + "." + f.device, f.pair->node_b + "." + f.device}, f.value});
   }
-  std::set<const PairFigure*> explained;
-  const std::string bound = population_bound(first, m, allowed);
-  for (const auto& [end, mine] : by_end) {
-    const bool all =
-        std::all_of(mine.begin(), mine.end(), [](const PairFigure* f) { return f->outlier; });
-    if (mine.size() < 2 || !all) {
-      continue;
-    }
+  const PopulationVerdict v = find_outliers(members, first.bandwidth);
+  const std::string bound = population_bound(first, v.median, v.allowed);
+  for (const BlamedEnd& end : v.blamed) {
     std::vector<std::string> seen;
-    for (const PairFigure* f : mine) {
-      seen.push_back(value_text(*f, f->value));
-      explained.insert(f);
+    seen.reserve(end.members.size());
+    for (const std::size_t i : end.members) {
+      seen.push_back(value_text(figures[i], figures[i].value));
     }
-    const PairFigure& worst =
-        **std::max_element(mine.begin(), mine.end(), [&](const PairFigure* a, const PairFigure* b) {
-          return shortfall(*a, m) < shortfall(*b, m);
-        });
-    out.push_back({CheckLayer::kRdma, "pair vs population", end.first + "." + end.second,
-                   place(worst.pair->log.file, worst.line), bound,
-                   fmt::format("all {} of its pairs: {}", mine.size(), fmt::join(seen, ", ")),
-                   Verdict::kFail, Severity::kMajor,
-                   first.bandwidth
-                       ? fmt::format("every pair through {} is slow: check its port's error "
-                                     "counters (perfquery -x, mlxlink -d {} -c), its cable, and "
-                                     "the switch port it is in",
-                                     end.first + "." + end.second, end.second)
-                       : fmt::format("every pair through {} takes longer: more switch hops than "
-                                     "its peers (a cable in another leaf than its rail's: compare "
-                                     "ibnetdiscover with the cabling plan), or a slow port",
-                                     end.first + "." + end.second)});
+    const PairFigure& worst = figures[*std::max_element(
+        end.members.begin(), end.members.end(), [&](std::size_t a, std::size_t b) {
+          return first.bandwidth ? figures[a].value > figures[b].value
+                                 : figures[a].value < figures[b].value;
+        })];
+    const std::string nic = end.end.substr(end.end.find('.') + 1);
+    out.push_back(
+        {CheckLayer::kRdma, "pair vs population", end.end, place(worst.pair->log.file, worst.line),
+         bound, fmt::format("all {} of its pairs: {}", end.members.size(), fmt::join(seen, ", ")),
+         Verdict::kFail, Severity::kMajor,
+         first.bandwidth
+             ? fmt::format("every pair through {} is slow: check its port's error "
+                           "counters (perfquery -x, mlxlink -d {} -c), its cable, and "
+                           "the switch port it is in",
+                           end.end, nic)
+             : fmt::format("every pair through {} takes longer: more switch hops than "
+                           "its peers (a cable in another leaf than its rail's: compare "
+                           "ibnetdiscover with the cabling plan), or a slow port",
+                           end.end)});
   }
-  int flagged = static_cast<int>(explained.size());
-  for (const PairFigure& f : figures) {
-    if (!f.outlier || explained.count(&f) != 0) {
-      continue;
-    }
-    ++flagged;
-    out.push_back({CheckLayer::kRdma, "pair vs population",
-                   f.pair->node_a + "/" + f.pair->node_b + "." + f.device,
+  for (const std::size_t i : v.unexplained) {
+    const PairFigure& f = figures[i];
+    out.push_back({CheckLayer::kRdma, "pair vs population", ends_of(f),
                    place(f.pair->log.file, f.line), bound, value_text(f, f.value), Verdict::kFail,
                    Severity::kMajor,
                    "slow only between these two nodes: rerun it to rule out a transient, then "
                    "check the switch path between them (the leaf and spine ports ECMP picks)"});
   }
-  if (flagged == 0) {
-    out.push_back(
-        {CheckLayer::kRdma, "pair vs population", test_name(first), first.pair->log.file, bound,
-         fmt::format("all {} pairs within it (median {})", figures.size(), value_text(first, m)),
-         Verdict::kPass, Severity::kNone, ""});
+  if (v.blamed.empty() && v.unexplained.empty()) {
+    out.push_back({CheckLayer::kRdma, "pair vs population", test_name(first), first.pair->log.file,
+                   bound,
+                   fmt::format("all {} pairs within it (median {})", figures.size(),
+                               value_text(first, v.median)),
+                   Verdict::kPass, Severity::kNone, ""});
   }
 }
 
@@ -249,7 +232,7 @@ void check_rdma_pairs(const std::vector<PairEvidence>& pairs,
     }
     populations[it->second].push_back(*f);
   }
-  for (std::vector<PairFigure>& population : populations) {
+  for (const std::vector<PairFigure>& population : populations) {
     check_population(population, model, out);
   }
 }

@@ -7,6 +7,7 @@
 #include "tests/calibrate/synthetic_cluster.hpp"
 
 #include "calibrate/cluster_evidence.hpp"
+#include "calibrate/measurements.hpp"
 #include "models/hardware/node_presets.hpp"
 #include "models/scenario/system_file.hpp"
 #include "sim/flow_network.hpp"
@@ -15,6 +16,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -145,11 +150,17 @@ struct RdmaCluster {
   std::vector<test::ModelledPair> bandwidth_pairs;
   std::vector<test::ModelledPair> latency_pairs;
 
-  RdmaCluster(int count, const models::SystemPreparation& faults)
+  RdmaCluster(int count,
+              const models::SystemPreparation& faults,
+              const std::vector<std::vector<int>>& cabling = {})
       : nodes(test::healthy_nodes(models::node_preset("dgx-h100"), count)),
         bandwidth{false, std::int64_t{8} << 20, 5000, faults},
         latency{true, 2, 1000, faults} {
-    const models::SystemSpec system = models::scenario::system_from_argument("dgx-h100").system;
+    models::SystemSpec system = models::scenario::system_from_argument("dgx-h100").system;
+    if (!cabling.empty()) {
+      system.fabric.rails = models::RailMapping::kExplicit;
+      system.fabric.cabling = cabling;
+    }
     bandwidth_pairs = test::model_rdma_pairs(system, count, bandwidth);
     latency_pairs = test::model_rdma_pairs(system, count, latency);
   }
@@ -188,6 +199,82 @@ TEST(ClusterCheck, CableAtHalfRateIsNamedOnceAtTheRdmaLayer) {
     EXPECT_EQ(failed[0].layer, CheckLayer::kRdma);
     EXPECT_EQ(failed[0].element, "node03.mlx5_5");
     EXPECT_NE(failed[0].measured.find("all 2 of its pairs"), std::string::npos);
+  }
+}
+
+// all_reduce_perf of 1 GiB on each ring pair of 8 DGX H100 (node i with node i+1, 8 GPUs each),
+// the time the model's, times 1 + 1% x a normal draw; GPUDirect RDMA off on `gdr_off` (or none).
+std::string nccl_pairs(int gdr_off, std::uint64_t seed) {
+  constexpr int kNodes = 8;
+  constexpr std::int64_t kSize = std::int64_t{1} << 30;
+  const std::vector<SyntheticNode> nodes =
+      test::healthy_nodes(models::node_preset("dgx-h100"), kNodes);
+  const std::string dir = test::write_cluster(nodes);
+  CalibratedModel healthy{models::scenario::system_from_argument("dgx-h100").system, {}};
+  CalibratedModel faulty = healthy;
+  faulty.system.gdr_off_nodes = {0};
+  Measurement m;
+  m.nodes = 2;
+  m.gpus_per_node = 8;
+  m.size_bytes = kSize;
+  const double healthy_us = predict(healthy, m);
+  const double faulty_us = predict(faulty, m);
+  std::mt19937_64 random(seed);
+  std::normal_distribution<double> draw(0.0, 1.0);
+  std::filesystem::create_directories(std::filesystem::path(dir) / "nccl");
+  for (int a = 0; a < kNodes; ++a) {
+    const int b = (a + 1) % kNodes;
+    const double t = (a == gdr_off || b == gdr_off ? faulty_us : healthy_us);
+    const std::string log = test::all_reduce_log(
+        {nodes[static_cast<std::size_t>(a)].name, nodes[static_cast<std::size_t>(b)].name}, 8,
+        kSize, t * (1.0 + 0.01 * draw(random)));
+    std::ofstream(std::filesystem::path(dir) / "nccl" / fmt::format("pair{}.txt", a)) << log;
+  }
+  return dir;
+}
+
+TEST(ClusterCheck, HealthyNcclPairsPassOverTwentySeeds) {
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    const CheckReport report = check(nccl_pairs(-1, seed), "dgx-h100");
+    const std::vector<Finding> failed = failures(report);
+    EXPECT_TRUE(failed.empty()) << "seed " << seed << ": " << failed.front().element << " "
+                                << failed.front().measured;
+    EXPECT_EQ(count(report, CheckLayer::kMultiNode, Verdict::kPass), 1) << seed;
+  }
+}
+
+// GPUDirect RDMA off on node03: its two runs bounce through host memory (the model gives 153 of
+// 391 GB/s busbw at 1 GiB), and the check names node03 once at the multi-node layer, the other
+// runs' median meeting the model.
+TEST(ClusterCheck, GdrOffOnOneNodeIsNamedOnceAtTheMultiNodeLayer) {
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    const std::vector<Finding> failed = failures(check(nccl_pairs(3, seed), "dgx-h100"));
+    ASSERT_EQ(failed.size(), 1U) << seed;
+    EXPECT_EQ(failed[0].layer, CheckLayer::kMultiNode);
+    EXPECT_EQ(failed[0].element, "node03");
+    EXPECT_NE(failed[0].measured.find("all 2 of its runs: pair2 "), std::string::npos)
+        << failed[0].measured;
+  }
+}
+
+// node03's cables of its 6th and 7th compute NICs (rails 5 and 6: mlx5_9 and mlx5_10 on a DGX
+// H100) swapped between their leaves: the two ports still train
+// and stream at full rate, but every pair on those rails through node03 crosses a spine, two
+// switch hops and two cables more (2 x 130 ns + 2 x 25 ns, docs/hardware.md) on a 1.44 us
+// ping-pong. The latency test names both ends once each, and nothing else.
+TEST(ClusterCheck, CablesOnTheWrongLeavesAreNamedByTheirLatency) {
+  std::vector<std::vector<int>> cabling(8, {0, 1, 2, 3, 4, 5, 6, 7});
+  std::swap(cabling[3][5], cabling[3][6]);
+  const RdmaCluster cluster(8, {}, cabling);
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    const std::vector<Finding> failed = failures(check(cluster.write(seed), "dgx-h100"));
+    ASSERT_EQ(failed.size(), 2U) << seed;
+    for (const Finding& f : failed) {
+      EXPECT_EQ(f.layer, CheckLayer::kRdma);
+      EXPECT_NE(f.next.find("a cable in another leaf"), std::string::npos);
+    }
+    std::set<std::string> named{failed[0].element, failed[1].element};
+    EXPECT_EQ(named, (std::set<std::string>{"node03.mlx5_9", "node03.mlx5_10"}));
   }
 }
 

@@ -100,6 +100,42 @@ void write_rdma_pairs(const std::string& dir,
   }
 }
 
+std::string all_reduce_log(const std::vector<std::string>& hosts,
+                           int gpus_per_node,
+                           std::int64_t size,
+                           double time_us) {
+  const int ranks = static_cast<int>(hosts.size()) * gpus_per_node;
+  std::string text = fmt::format(
+      "# nccl-tests version 2.17.6 nccl-headers=22807 nccl-library=22807\n"
+      "# Collective test starting: all_reduce_perf\n"
+      "# nThread 1 nGpus 1 minBytes {0} maxBytes {0} step: 2(factor) warmup iters: 5 iters: 20 "
+      "agg iters: 1 validation: 1 graph: 0\n#\n# Using devices\n",
+      size);
+  for (int r = 0; r < ranks; ++r) {
+    text += fmt::format(
+        "#  Rank {:2} Group  0 Pid {} on {} device {:2} [0000:{:02x}:00] NVIDIA H100 "
+        "80GB HBM3\n",
+        r, 1000 + r, hosts[static_cast<std::size_t>(r / gpus_per_node)], r % gpus_per_node,
+        16 + r % gpus_per_node);
+  }
+  // nccl-tests: algbw = S / t; AllReduce busbw = algbw x 2(n-1)/n.
+  const double algbw = static_cast<double>(size) / (time_us * 1e3);
+  const double busbw = algbw * 2.0 * (ranks - 1) / ranks;
+  text += fmt::format(
+      "#\n#                                                              out-of-place            "
+      "           in-place          \n"
+      "#       size         count      type   redop    root     time   algbw   busbw  #wrong     "
+      "time   algbw   busbw  #wrong \n"
+      "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)             "
+      "(us)  (GB/s)  (GB/s)         \n"
+      "{:>12}  {:>12}     float     sum      -1  {:7.1f}  {:6.2f}  {:6.2f}       0  {:7.1f}  "
+      "{:6.2f}  {:6.2f}       0\n"
+      "# Out of bounds values : 0 OK\n# Avg bus bandwidth    : {:.4f} \n#\n"
+      "# Collective test concluded: all_reduce_perf\n",
+      size, size / 4, time_us, algbw, busbw, time_us, algbw, busbw, busbw);
+  return text;
+}
+
 std::vector<SyntheticNode> healthy_nodes(const models::NodeSpec& spec, int count) {
   std::vector<SyntheticNode> nodes;
   for (int i = 0; i < count; ++i) {

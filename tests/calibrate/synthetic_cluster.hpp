@@ -56,6 +56,13 @@ void write_rdma_pairs(const std::string& dir,
                       double noise,
                       std::uint64_t seed);
 
+// An nccl-tests all_reduce_perf log of one row: `hosts` x `gpus_per_node` ranks, `size` bytes
+// in `time_us` (out-of-place and in-place alike), algbw and busbw by nccl-tests' formulas.
+std::string all_reduce_log(const std::vector<std::string>& hosts,
+                           int gpus_per_node,
+                           std::int64_t size,
+                           double time_us);
+
 // A fresh directory below the test's temporary directory, named after the running test, with
 // topo/<node>.txt and ibstat/<node>.txt of every node. Returns its path.
 std::string write_cluster(const std::vector<SyntheticNode>& nodes);
