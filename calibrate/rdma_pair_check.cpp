@@ -19,42 +19,6 @@ namespace {
 
 std::string place(const std::string& file, int line) { return fmt::format("{}:{}", file, line); }
 
-// One pair's figure. Bandwidths are in GB/s, latencies in us; `higher_is_better` says which.
-struct PairFigure {
-  const PairEvidence* pair = nullptr;
-  const PerftestRun* run = nullptr;
-  std::string device;
-  std::int64_t size = 0;
-  std::int64_t iterations = 0;
-  double value = 0.0;
-  int line = 0;
-  bool bandwidth = true;
-};
-
-std::optional<PairFigure> figure_of(const PairEvidence& pair) {
-  for (const PerftestRun& run : pair.log.output.runs) {
-    PairFigure f{&pair, &run, run.device};
-    f.bandwidth = run.kind == PerftestKind::kBandwidth;
-    if (f.bandwidth && !run.bw_rows.empty()) {
-      const PerftestBandwidthRow& row = run.bw_rows.back();
-      f.size = row.size_bytes;
-      f.iterations = row.iterations;
-      f.value = to_bandwidth(row.bw_average, run.bw_unit).in_gbytes_per_s();
-      f.line = row.line;
-      return f;
-    }
-    if (!f.bandwidth && !run.lat_rows.empty()) {
-      const PerftestLatencyRow& row = run.lat_rows.front();
-      f.size = row.size_bytes;
-      f.iterations = row.iterations;
-      f.value = row.t_typical_us;
-      f.line = row.line;
-      return f;
-    }
-  }
-  return std::nullopt;
-}
-
 std::string value_text(const PairFigure& f, double v) {
   return f.bandwidth ? fmt::format("{:.2f} GB/s", v) : fmt::format("{:.3f} us", v);
 }
@@ -211,6 +175,30 @@ void check_population(const std::vector<PairFigure>& figures,
 
 }  // namespace
 
+std::optional<PairFigure> pair_figure(const PairEvidence& pair) {
+  for (const PerftestRun& run : pair.log.output.runs) {
+    PairFigure f{&pair, &run, run.device};
+    f.bandwidth = run.kind == PerftestKind::kBandwidth;
+    if (f.bandwidth && !run.bw_rows.empty()) {
+      const PerftestBandwidthRow& row = run.bw_rows.back();
+      f.size = row.size_bytes;
+      f.iterations = row.iterations;
+      f.value = to_bandwidth(row.bw_average, run.bw_unit).in_gbytes_per_s();
+      f.line = row.line;
+      return f;
+    }
+    if (!f.bandwidth && !run.lat_rows.empty()) {
+      const PerftestLatencyRow& row = run.lat_rows.front();
+      f.size = row.size_bytes;
+      f.iterations = row.iterations;
+      f.value = row.t_typical_us;
+      f.line = row.line;
+      return f;
+    }
+  }
+  return std::nullopt;
+}
+
 void check_rdma_pairs(const std::vector<PairEvidence>& pairs,
                       const CalibratedModel& model,
                       std::vector<Finding>& out) {
@@ -218,7 +206,7 @@ void check_rdma_pairs(const std::vector<PairEvidence>& pairs,
   std::vector<std::vector<PairFigure>> populations;
   std::map<std::tuple<std::string, std::int64_t, bool>, std::size_t> index;
   for (const PairEvidence& pair : pairs) {
-    const std::optional<PairFigure> f = figure_of(pair);
+    const std::optional<PairFigure> f = pair_figure(pair);
     if (!f) {
       out.push_back({CheckLayer::kRdma, "pair vs population", pair.node_a + "/" + pair.node_b,
                      pair.log.file, "", "", Verdict::kSkipped, Severity::kNone,

@@ -13,6 +13,9 @@
 #include "calibrate/cluster_evidence.hpp"
 #include "calibrate/model_parameters.hpp"
 
+#include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace railsim::calibrate {
@@ -21,6 +24,21 @@ namespace railsim::calibrate {
 // uncalibrated model is within 0.5% of both bandwidth fixtures at 8 MiB (docs/hardware.md), so
 // 10% is a real shortfall, not the model's error.
 inline constexpr double kRdmaBandwidthTolerance = 0.10;
+
+// One pair's figure: GB/s for a bandwidth test, us for a latency test.
+struct PairFigure {
+  const PairEvidence* pair = nullptr;
+  const PerftestRun* run = nullptr;
+  std::string device;
+  std::int64_t size = 0;
+  std::int64_t iterations = 0;
+  double value = 0.0;
+  int line = 0;
+  bool bandwidth = true;
+};
+
+// Nothing when the log has no result rows.
+std::optional<PairFigure> pair_figure(const PairEvidence& pair);
 
 void check_rdma_pairs(const std::vector<PairEvidence>& pairs,
                       const CalibratedModel& model,

@@ -1,16 +1,19 @@
 // File: tools/check_command.cpp
-// `railsim check CLUSTER --system PRESET|FILE [--profile P.json] [--format text|json] [-o OUT]`:
-// a cluster's measurements (a manifest .json or a directory, calibrate/cluster_evidence.hpp)
-// checked layer by layer against the design (calibrate/cluster_check.hpp). Exit status 0 when
-// every check passes, 1 when one fails, 2 for bad input.
+// `railsim check CLUSTER --system PRESET|FILE [--profile P.json] [--format text|json] [-o OUT]
+// [--report DIR]`: a cluster's measurements (a manifest .json or a directory,
+// calibrate/cluster_evidence.hpp) checked layer by layer against the design
+// (calibrate/cluster_check.hpp), with an HTML page of it (tools/check_report.hpp). Exit status 0
+// when every check passes, 1 when one fails, 2 for bad input.
 #include "calibrate/cluster_check.hpp"
 #include "calibrate/cluster_evidence.hpp"
 #include "models/scenario/system_file.hpp"
 #include "sim/input_error.hpp"
+#include "tools/check_report.hpp"
 #include "tools/command.hpp"
 #include "tools/command_line.hpp"
 #include "tools/output_file.hpp"
 #include "tools/profile_option.hpp"
+#include "tools/report/report_page.hpp"
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
@@ -84,9 +87,10 @@ int run_check(const std::vector<std::string>& args, std::ostream& out) {
   std::string profile_path;
   std::string format;
   std::string output;
+  std::string report_dir;
   po::options_description options(
       "railsim check CLUSTER --system PRESET|FILE [--profile P.json] [--format text|json] "
-      "[-o OUT]");
+      "[-o OUT] [--report DIR]");
   options.add_options()("cluster", po::value(&cluster)->required(),
                         "a manifest .json, or a directory of topo/, ibstat/, ibdev2netdev/, "
                         "perftest/, nccl/ logs (docs/acceptance.md)")(
@@ -94,7 +98,9 @@ int run_check(const std::vector<std::string>& args, std::ostream& out) {
       "profile", po::value(&profile_path),
       "a calibration profile (railsim calibrate -o) for the model's predictions")(
       "format", po::value(&format)->default_value("text"), "text or json")(
-      "output,o", po::value(&output), "write the report to this file instead of stdout");
+      "output,o", po::value(&output), "write the report to this file instead of stdout")(
+      "report", po::value(&report_dir),
+      "also write an HTML page (index.html and its SVG figures) into this folder");
   po::positional_options_description positional;
   positional.add("cluster", 1);
   po::variables_map vm;
@@ -115,6 +121,9 @@ int run_check(const std::vector<std::string>& args, std::ostream& out) {
   const calibrate::ClusterEvidence evidence = calibrate::read_cluster_evidence(cluster);
   const CheckReport report = calibrate::check_cluster(evidence, model, system);
   const std::string text = format == "json" ? json_report(report) : text_report(report);
+  if (!report_dir.empty()) {
+    report::write_report(report_dir, check_report_page(report, evidence));
+  }
   if (output.empty()) {
     out << text;
   } else {

@@ -62,12 +62,14 @@ struct LatencyRow {
   double latency_us = 0.0;  // every statistic of a deterministic model: t_min = t_avg = ...
 };
 
+// "n0.host", "n1.gpu3": one word, as perftest's header values are (railsim parse reads them so).
 std::string buffer_text(models::Endpoint end) {
-  return end.gpu == models::kHostMemory ? fmt::format("node {} host memory", end.node)
-                                        : fmt::format("node {} GPU {}", end.node, end.gpu);
+  return end.gpu == models::kHostMemory ? fmt::format("n{}.host", end.node)
+                                        : fmt::format("n{}.gpu{}", end.node, end.gpu);
 }
 
-// perftest's header block, as far as the model knows its settings.
+// perftest's header block, as far as the model knows its settings. Every value is one word, as
+// perftest's own are, so that railsim parse and railsim check read this output back.
 void print_banner(std::ostream& out,
                   const char* title,
                   int tx_depth,
@@ -75,14 +77,18 @@ void print_banner(std::ostream& out,
                   const std::string& system_name,
                   models::Endpoint from,
                   models::Endpoint to) {
+  std::string system = system_name;
+  std::replace_if(
+      system.begin(), system.end(), [](char c) { return c == ' ' || c == '\t'; }, '_');
   fmt::print(out, "{}                    {}\n", kRule, title);
-  fmt::print(out, " Device          : {}\t\tModel          : railsim {}\n", nic_name, system_name);
+  fmt::print(out, " Device          : {}\t\tModel          : railsim\n", nic_name);
   fmt::print(out, " Number of qps   : 1\t\tTransport type : IB\n");
   fmt::print(out, " Connection type : RC\t\tUsing SRQ      : OFF\n");
   fmt::print(out, " TX depth        : {}\n", tx_depth);
   fmt::print(out, " Mtu             : 4096[B]\n");
   fmt::print(out, " Link type       : IB\n");
-  fmt::print(out, " Buffers         : {} -> {}\n", buffer_text(from), buffer_text(to));
+  fmt::print(out, " System          : {}\n", system);
+  fmt::print(out, " Buffers         : {}->{}\n", buffer_text(from), buffer_text(to));
 }
 
 void print_bandwidth_table(std::ostream& out,

@@ -2,6 +2,7 @@
 // `railsim p2p` against real perftest logs (tests/data), with the presets' documented defaults:
 // ib_write_bw's 8 MiB average within 3% of the measured large-message average, NDR on dgx-h100
 // and HDR on dgx-a100; ib_write_lat's 2 B latency and its growth with size on dgx-a100.
+#include "calibrate/perftest.hpp"
 #include "sim/input_error.hpp"
 #include "tools/command.hpp"
 
@@ -203,6 +204,22 @@ TEST(P2pCommand, WriteLatJsonRowsKeepLatUs) {
   }
   EXPECT_EQ(row["t_stdev_us"], 0.0);
   EXPECT_NEAR(row["lat_us"].get<double>(), 1.44408, 1e-3);
+}
+
+// What p2p prints, perftest's parser reads back (railsim parse, check and calibrate take it as
+// they take ib_write_bw's own output): the device, and the rate the model printed.
+TEST(P2pCommand, OutputParsesBackAsPerftest) {
+  std::ostringstream out;
+  ASSERT_EQ(run_p2p({"--system", "dgx-h100", "--from", "0:3", "--to", "1:3", "-s", "8M"}, out), 0);
+  const calibrate::PerftestOutput parsed =
+      calibrate::parse_perftest(calibrate::TextInput("p2p.txt", out.str()));
+  ASSERT_EQ(parsed.runs.size(), 1U);
+  EXPECT_EQ(parsed.runs[0].device, "mlx5_5");  // GPU3's NIC on a DGX H100
+  ASSERT_EQ(parsed.runs[0].bw_rows.size(), 1U);
+  const std::vector<std::vector<double>> rows =
+      printed_rows({"--system", "dgx-h100", "--from", "0:3", "--to", "1:3", "-s", "8M"});
+  ASSERT_EQ(rows.size(), 1U);
+  EXPECT_DOUBLE_EQ(parsed.runs[0].bw_rows[0].bw_average, rows[0][3]);
 }
 
 }  // namespace
