@@ -30,15 +30,9 @@ CheckReport check_cluster(const ClusterEvidence& evidence,
     check_link_state(n, node, out);
   }
   check_rdma_pairs(evidence.pairs, model, out);
-  const std::set<RunIndex> together = check_multi_node(evidence.nccl, model, out);
+  const std::vector<std::set<std::size_t>> together = check_multi_node(evidence.nccl, model, out);
   for (std::size_t l = 0; l < evidence.nccl.size(); ++l) {
-    std::set<std::size_t> runs;
-    for (const auto& [log, run] : together) {
-      if (log == l) {
-        runs.insert(run);
-      }
-    }
-    check_nccl_results(evidence.nccl[l], model, runs, out);
+    check_nccl_results(evidence.nccl[l], model, together[l], out);
   }
   // Each layer's checks were appended in input order; the report reads layer by layer.
   std::stable_sort(out.begin(), out.end(),

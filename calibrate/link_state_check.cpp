@@ -1,6 +1,8 @@
 // File: calibrate/link_state_check.cpp
 #include "calibrate/link_state_check.hpp"
 
+#include "calibrate/text_input.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -9,8 +11,6 @@
 
 namespace railsim::calibrate {
 namespace {
-
-std::string place(const std::string& file, int line) { return fmt::format("{}:{}", file, line); }
 
 // Collectives do not use storage NICs: a fault there costs no step time.
 Severity cost(const models::Nic& nic, Severity for_compute) {

@@ -1,6 +1,7 @@
 // File: calibrate/measurements.cpp
 #include "calibrate/measurements.hpp"
 
+#include "calibrate/text_input.hpp"
 #include "models/collective/collective_run.hpp"
 #include "models/system/rdma_bench.hpp"
 #include "sim/flow_network.hpp"
@@ -33,8 +34,6 @@ std::int64_t inline_bytes_of(const PerftestRun& run) {
   }
   return run.verb == PerftestVerb::kSend ? 236 : 220;
 }
-
-std::string place(const std::string& file, int line) { return fmt::format("{}:{}", file, line); }
 
 }  // namespace
 

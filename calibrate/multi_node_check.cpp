@@ -3,6 +3,7 @@
 
 #include "calibrate/nccl_run_check.hpp"
 #include "calibrate/population_outliers.hpp"
+#include "calibrate/text_input.hpp"
 
 #include <fmt/format.h>
 
@@ -13,18 +14,17 @@
 namespace railsim::calibrate {
 namespace {
 
-std::string place(const std::string& file, int line) { return fmt::format("{}:{}", file, line); }
-
 struct RunFigure {
-  RunIndex index;
+  std::size_t log_index = 0;
+  std::size_t run_index = 0;
   const NcclEvidence* log = nullptr;
   const NcclTestsRun* run = nullptr;
   const NcclTestsRow* row = nullptr;
 };
 
 std::string shape_of(const RunFigure& f) {
-  return fmt::format("{} {}x{} at {} B", f.run->op, f.log->nodes.size(), f.log->gpus.size(),
-                     f.row->size_bytes);
+  return fmt::format("{} {}x{} at {}", f.run->op, f.log->nodes.size(), f.log->gpus.size(),
+                     size_text(f.row->size_bytes));
 }
 
 void judge_median(const std::vector<RunFigure>& figures,
@@ -36,9 +36,8 @@ void judge_median(const std::vector<RunFigure>& figures,
   Finding f{CheckLayer::kNccl, "busbw vs model", shape_of(first), first.log->log.file, "", "",
             Verdict::kSkipped, Severity::kNone,  p.why_not};
   if (p.time_us) {
-    // busbw scales as 1 / time at one size, so any run's row converts the predicted time.
-    const double predicted =
-        first.row->out_of_place.busbw_GBps * first.row->out_of_place.time_us / *p.time_us;
+    // Every run is at one size, so any run's row converts the predicted time.
+    const double predicted = busbw_at(*first.row, *p.time_us);
     const bool ok = median >= (1.0 - kNcclTolerance) * predicted;
     f.expected = fmt::format("busbw >= {:.0f}% of the model's {:.2f} GB/s",
                              100.0 * (1.0 - kNcclTolerance), predicted);
@@ -101,9 +100,9 @@ void check_population(const std::vector<RunFigure>& figures,
 
 }  // namespace
 
-std::set<RunIndex> check_multi_node(const std::vector<NcclEvidence>& logs,
-                                    const CalibratedModel& model,
-                                    std::vector<Finding>& out) {
+std::vector<std::set<std::size_t>> check_multi_node(const std::vector<NcclEvidence>& logs,
+                                                    const CalibratedModel& model,
+                                                    std::vector<Finding>& out) {
   // Populations keyed by shape, in the order of their first run.
   std::vector<std::vector<RunFigure>> populations;
   std::map<std::tuple<std::string, std::size_t, std::size_t, std::int64_t>, std::size_t> index;
@@ -120,17 +119,17 @@ std::set<RunIndex> check_multi_node(const std::vector<NcclEvidence>& logs,
       if (added) {
         populations.emplace_back();
       }
-      populations[it->second].push_back({{l, r}, &log, &run, row});
+      populations[it->second].push_back({l, r, &log, &run, row});
     }
   }
-  std::set<RunIndex> judged;
+  std::vector<std::set<std::size_t>> judged(logs.size());
   for (const std::vector<RunFigure>& population : populations) {
     if (static_cast<int>(population.size()) < kOutlierMinMembers) {
       continue;
     }
     check_population(population, model, out);
     for (const RunFigure& f : population) {
-      judged.insert(f.index);
+      judged[f.log_index].insert(f.run_index);
     }
   }
   return judged;

@@ -13,17 +13,13 @@
 #include "calibrate/model_parameters.hpp"
 
 #include <set>
-#include <utility>
 #include <vector>
 
 namespace railsim::calibrate {
 
-// A run of a log: {index into the logs, index into the log's runs}.
-using RunIndex = std::pair<std::size_t, std::size_t>;
-
-// Appends the populations' findings and returns the runs they judged.
-std::set<RunIndex> check_multi_node(const std::vector<NcclEvidence>& logs,
-                                    const CalibratedModel& model,
-                                    std::vector<Finding>& out);
+// Appends the populations' findings and returns, for each log, the runs (by index) they judged.
+std::vector<std::set<std::size_t>> check_multi_node(const std::vector<NcclEvidence>& logs,
+                                                    const CalibratedModel& model,
+                                                    std::vector<Finding>& out);
 
 }  // namespace railsim::calibrate

@@ -2,20 +2,20 @@
 #include "calibrate/nccl_run_check.hpp"
 
 #include "calibrate/measurements.hpp"
+#include "calibrate/text_input.hpp"
 #include "models/hardware/path_class.hpp"
 #include "sim/input_error.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <numeric>
 #include <string>
 #include <string_view>
 
 namespace railsim::calibrate {
 namespace {
-
-std::string place(const std::string& file, int line) { return fmt::format("{}:{}", file, line); }
 
 std::string gpu_list(const std::vector<int>& gpus) {
   std::vector<std::string> names;
@@ -80,12 +80,6 @@ std::pair<double, const NcclTestsRow*> best_busbw(const NcclTestsOutput& log) {
   return best;
 }
 
-std::string size_text(std::int64_t bytes) {
-  return bytes >= (std::int64_t{1} << 30) ? fmt::format("{} GiB", bytes >> 30)
-         : bytes >= (1 << 20)             ? fmt::format("{} MiB", bytes >> 20)
-                                          : fmt::format("{} B", bytes);
-}
-
 void check_correctness(const NcclEvidence& run, const NcclTestsRun& r, std::vector<Finding>& out) {
   const auto wrong = std::find_if(r.rows.begin(), r.rows.end(), [](const NcclTestsRow& row) {
     return row.out_of_place.wrong.value_or(0) != 0 || row.in_place.wrong.value_or(0) != 0;
@@ -146,7 +140,7 @@ void check_prediction(const NcclEvidence& run,
       return;
     }
     ratios.push_back(*p.time_us / row->out_of_place.time_us);
-    predicted_busbw = row->out_of_place.busbw_GBps * row->out_of_place.time_us / *p.time_us;
+    predicted_busbw = busbw_at(*row, *p.time_us);
   }
   std::vector<double> sorted = ratios;
   std::sort(sorted.begin(), sorted.end());
@@ -285,6 +279,20 @@ NcclPrediction predict_nccl(const NcclEvidence& log,
   m.gpus_per_node = static_cast<int>(log.gpus.size());
   m.size_bytes = size_bytes;
   return {predict(model, m), ""};
+}
+
+double busbw_at(const NcclTestsRow& row, double time_us) {
+  return row.out_of_place.busbw_GBps * row.out_of_place.time_us / time_us;
+}
+
+std::string size_text(std::int64_t bytes) {
+  constexpr std::array<const char*, 4> kUnits = {"B", "KiB", "MiB", "GiB"};
+  std::size_t unit = 0;
+  while (unit + 1 < kUnits.size() && bytes != 0 && bytes % 1024 == 0) {
+    bytes /= 1024;
+    ++unit;
+  }
+  return fmt::format("{} {}", bytes, kUnits[unit]);
 }
 
 const NcclTestsRow* judged_row(const NcclTestsRun& run) {

@@ -46,6 +46,13 @@ NcclPrediction predict_nccl(const NcclEvidence& log,
                             const CalibratedModel& model,
                             std::int64_t size_bytes);
 
+// The busbw nccl-tests would print on `row` had it taken `time_us`: at one size and operation
+// busbw is proportional to 1 / time, so the row's own figures convert it.
+double busbw_at(const NcclTestsRow& row, double time_us);
+
+// A size as the findings print it: in the largest binary unit that divides it ("64 MiB").
+std::string size_text(std::int64_t bytes);
+
 // The run's largest row at or above kNcclLargeBytes, else its largest; nullptr for no rows.
 const NcclTestsRow* judged_row(const NcclTestsRun& run);
 

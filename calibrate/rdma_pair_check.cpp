@@ -2,6 +2,7 @@
 #include "calibrate/rdma_pair_check.hpp"
 
 #include "calibrate/population_outliers.hpp"
+#include "calibrate/text_input.hpp"
 #include "models/system/rdma_bench.hpp"
 
 #include <fmt/format.h>
@@ -17,8 +18,6 @@
 namespace railsim::calibrate {
 namespace {
 
-std::string place(const std::string& file, int line) { return fmt::format("{}:{}", file, line); }
-
 std::string value_text(const PairFigure& f, double v) {
   return f.bandwidth ? fmt::format("{:.2f} GB/s", v) : fmt::format("{:.3f} us", v);
 }
@@ -29,26 +28,14 @@ std::optional<double> model_figure(const PairFigure& f, const CalibratedModel& m
   if (f.run->verb != PerftestVerb::kWrite || f.run->bidirectional || f.run->qps > 1) {
     return std::nullopt;
   }
-  const models::NodeSpec& node = model.system.node;
-  int rail = 0;
-  bool found = false;
-  for (const models::Nic& nic : node.nics) {
-    if (nic.role != models::NicRole::kCompute) {
-      continue;
-    }
-    if (nic.name == f.device) {
-      found = true;
-      break;
-    }
-    ++rail;
-  }
-  if (!found) {
+  const std::optional<int> nic = models::compute_nic_named(model.system.node, f.device);
+  if (!nic) {
     return std::nullopt;
   }
   models::SystemSpec spec = model.system;
   spec.nodes = std::max(spec.nodes, 2);
-  const models::Endpoint from{0, rail, models::kHostMemory};
-  const models::Endpoint to{1, rail, models::kHostMemory};
+  const models::Endpoint from{0, *nic, models::kHostMemory};
+  const models::Endpoint to{1, *nic, models::kHostMemory};
   if (f.bandwidth) {
     return models::rdma_write_stream(spec, {}, from, to, f.size, f.iterations).average_bytes_per_s *
            1e-9;

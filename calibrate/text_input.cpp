@@ -11,10 +11,13 @@ namespace railsim::calibrate {
 namespace {
 
 std::string located(const std::string& file, int line, const std::string& what) {
-  return line > 0 ? fmt::format("{}:{}: {}", file, line, what) : fmt::format("{}: {}", file, what);
+  return line > 0 ? fmt::format("{}: {}", place(file, line), what)
+                  : fmt::format("{}: {}", file, what);
 }
 
 }  // namespace
+
+std::string place(const std::string& file, int line) { return fmt::format("{}:{}", file, line); }
 
 ParseError::ParseError(const std::string& file, int line, const std::string& what)
     : sim::InputError(located(file, line, what)), file_(file), line_(line) {}

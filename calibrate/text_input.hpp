@@ -27,6 +27,9 @@ class ParseError : public sim::InputError {
   int line_;
 };
 
+// "FILE:LINE", the place a check's evidence or a parse error points at.
+std::string place(const std::string& file, int line);
+
 class TextInput {
  public:
   // `name` is what errors call the file (its path). Lines split at '\n'; a '\r' before it (a

@@ -1,6 +1,7 @@
 // File: calibrate/topology_check.cpp
 #include "calibrate/topology_check.hpp"
 
+#include "calibrate/text_input.hpp"
 #include "models/hardware/topo_matrix.hpp"
 
 #include <fmt/format.h>
@@ -65,8 +66,6 @@ struct Mismatch {
   std::string measured;
   int line = 0;
 };
-
-std::string place(const std::string& file, int line) { return fmt::format("{}:{}", file, line); }
 
 // Each mismatch is charged to the device that differs in the most cells, until none is left;
 // a device that differs in one cell only shares the blame with the other end.

@@ -10,7 +10,9 @@
 #include "sim/bandwidth.hpp"
 #include "sim/time.hpp"
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -122,5 +124,13 @@ struct NodeSpec {
   // calibrated parameter; default kPcieEfficiency (pcie.hpp gives its source).
   double pcie_efficiency = kPcieEfficiency;
 };
+
+// Indices into node.nics of the compute NICs, in node order: the order of the rails of an
+// aligned cabling, and the index a compute NIC goes by in System and Endpoint.
+std::vector<int> compute_nic_indices(const NodeSpec& node);
+
+// The compute-NIC index (into compute_nic_indices) of the NIC called `name`; none for a storage
+// NIC or a name the node lacks.
+std::optional<int> compute_nic_named(const NodeSpec& node, std::string_view name);
 
 }  // namespace railsim::models

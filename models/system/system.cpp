@@ -211,11 +211,7 @@ System::System(SystemSpec spec, sim::FlowNetwork& network)
     throw sim::InputError(
         "fabric: three tiers expect units_per_pod >= 1, cores >= 1 and core_oversubscription >= 1");
   }
-  for (std::size_t i = 0; i < node.nics.size(); ++i) {
-    if (node.nics[i].role == NicRole::kCompute) {
-      compute_nics_.push_back(static_cast<int>(i));
-    }
-  }
+  compute_nics_ = compute_nic_indices(node);
   if (compute_nics_.empty()) {
     throw sim::InputError("node '" + node.name + "' has no compute NIC");
   }

@@ -128,20 +128,6 @@ TEST(ClusterCheck, AnotherServerTypeIsOneDistanceFindingPerNode) {
   EXPECT_EQ(named, (std::vector<std::string>{"node00", "node01"}));
 }
 
-// The cable between a node's NIC and its leaf at `scale` of its rate, both directions.
-models::SystemPreparation cable_at(const std::string& nic_end, double scale) {
-  return [nic_end, scale](models::System&, sim::FlowNetwork& network) {
-    for (std::size_t i = 0; i < network.link_count(); ++i) {
-      const sim::LinkId id{static_cast<std::uint32_t>(i)};
-      const std::string& name = network.link(id).name;  // "n3.mlx5_5>leaf5", "leaf5>n3.mlx5_5"
-      if ((name.starts_with(nic_end + ">leaf")) ||
-          (name.starts_with("leaf") && name.ends_with(">" + nic_end))) {
-        network.set_link_capacity(id, network.link(id).capacity * scale);
-      }
-    }
-  };
-}
-
 // ib_write_bw at 8 MiB and ib_write_lat at 2 B between the pairs of test::model_rdma_pairs.
 struct RdmaCluster {
   std::vector<SyntheticNode> nodes;
@@ -192,7 +178,7 @@ TEST(ClusterCheck, HealthyRdmaPairsPassOverTwentySeeds) {
 // half (24.6 of 49.2 GB/s), far outside the population; the check names the NIC's end once, and
 // the pairs' other ends (fine in their other pair) not at all.
 TEST(ClusterCheck, CableAtHalfRateIsNamedOnceAtTheRdmaLayer) {
-  const RdmaCluster cluster(8, cable_at("n3.mlx5_5", 0.5));
+  const RdmaCluster cluster(8, test::cable_at("n3.mlx5_5", 0.5));
   for (std::uint64_t seed = 1; seed <= 5; ++seed) {
     const std::vector<Finding> failed = failures(check(cluster.write(seed), "dgx-h100"));
     ASSERT_EQ(failed.size(), 1U) << seed;

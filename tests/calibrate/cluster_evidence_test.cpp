@@ -3,6 +3,8 @@
 // themselves are wrong is one error naming the file (and the manifest's JSON pointer).
 #include "calibrate/cluster_evidence.hpp"
 
+#include "tests/calibrate/synthetic_cluster.hpp"
+
 #include "sim/input_error.hpp"
 
 #include <gtest/gtest.h>
@@ -20,20 +22,8 @@ namespace fs = std::filesystem;
 
 const fs::path kData = RAILSIM_TEST_DATA_DIR;
 
-// A fresh directory named after the running test.
-fs::path scratch() {
-  const ::testing::TestInfo* test = ::testing::UnitTest::GetInstance()->current_test_info();
-  const fs::path dir =
-      fs::path(::testing::TempDir()) / (std::string(test->test_suite_name()) + "." + test->name());
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
-
-void write(const fs::path& path, const std::string& text) {
-  fs::create_directories(path.parent_path());
-  std::ofstream(path) << text;
-}
+using test::scratch_dir;
+using test::write_file;
 
 std::string read(const fs::path& path) {
   std::ifstream in(path);
@@ -70,13 +60,13 @@ const std::string kIbstat = "ibstat_cx7-ndr-ib+cx6dx-eth_mooncake-issue2039.txt"
 }
 
 TEST(ClusterEvidence, DirectoryAndManifestReadTheSameLogs) {
-  const fs::path dir = scratch();
-  write(dir / "topo" / "a.txt", read(kData / kTopo));
-  write(dir / "ibstat" / "a.txt", read(kData / kIbstat));
-  write(dir / "perftest" / "a__b__write_bw.txt", write_bw_log());
+  const fs::path dir = scratch_dir();
+  write_file(dir / "topo" / "a.txt", read(kData / kTopo));
+  write_file(dir / "ibstat" / "a.txt", read(kData / kIbstat));
+  write_file(dir / "perftest" / "a__b__write_bw.txt", write_bw_log());
   const ClusterEvidence from_dir = read_cluster_evidence(dir.string());
-  write(dir / "manifest.json",
-        R"({"nodes": ["a", "b"], "topo": {"a": "topo/a.txt"}, "ibstat": {"a": "ibstat/a.txt"},
+  write_file(dir / "manifest.json",
+             R"({"nodes": ["a", "b"], "topo": {"a": "topo/a.txt"}, "ibstat": {"a": "ibstat/a.txt"},
             "perftest": [{"nodes": ["a", "b"], "file": "perftest/a__b__write_bw.txt"}]})");
   const ClusterEvidence from_manifest = read_cluster_evidence((dir / "manifest.json").string());
   for (const ClusterEvidence* e : {&from_dir, &from_manifest}) {
@@ -92,56 +82,57 @@ TEST(ClusterEvidence, DirectoryAndManifestReadTheSameLogs) {
 }
 
 TEST(ClusterEvidence, MissingFileIsNamedAtItsPointer) {
-  const fs::path dir = scratch();
-  write(dir / "manifest.json", R"({"nodes": ["a"], "topo": {"a": "topo/a.txt"}})");
+  const fs::path dir = scratch_dir();
+  write_file(dir / "manifest.json", R"({"nodes": ["a"], "topo": {"a": "topo/a.txt"}})");
   EXPECT_TRUE(fails_with((dir / "manifest.json").string(),
                          "/topo/a: " + (dir / "topo/a.txt").string() + ": no such file"));
 }
 
 TEST(ClusterEvidence, NodeWithNoLogsIsAnError) {
-  const fs::path dir = scratch();
-  write(dir / "topo" / "a.txt", read(kData / kTopo));
-  write(dir / "manifest.json", R"({"nodes": ["a", "b"], "topo": {"a": "topo/a.txt"}})");
+  const fs::path dir = scratch_dir();
+  write_file(dir / "topo" / "a.txt", read(kData / kTopo));
+  write_file(dir / "manifest.json", R"({"nodes": ["a", "b"], "topo": {"a": "topo/a.txt"}})");
   EXPECT_TRUE(fails_with((dir / "manifest.json").string(), "/nodes/1: node 'b' has no logs"));
 }
 
 TEST(ClusterEvidence, LogOfTheWrongToolIsNamed) {
-  const fs::path dir = scratch();
-  write(dir / "topo" / "a.txt", read(kData / kIbstat));
+  const fs::path dir = scratch_dir();
+  write_file(dir / "topo" / "a.txt", read(kData / kIbstat));
   EXPECT_TRUE(
       fails_with(dir.string(), (dir / "topo" / "a.txt").string() +
                                    ": this is ibstat output, expected nvidia-smi-topo output"));
 }
 
 TEST(ClusterEvidence, TwoLogsForOnePairAreAnError) {
-  const fs::path dir = scratch();
-  write(dir / "perftest" / "a__b__write_bw.txt", write_bw_log());
-  write(dir / "perftest" / "b__a__write_bw.txt", write_bw_log());
+  const fs::path dir = scratch_dir();
+  write_file(dir / "perftest" / "a__b__write_bw.txt", write_bw_log());
+  write_file(dir / "perftest" / "b__a__write_bw.txt", write_bw_log());
   EXPECT_TRUE(
       fails_with(dir.string(), (dir / "perftest" / "b__a__write_bw.txt").string() +
                                    ": a second write_bw log on mlx5_0 for b and a (the first is "));
 }
 
 TEST(ClusterEvidence, FileNameThatDisagreesWithItsLogIsAnError) {
-  const fs::path dir = scratch();
-  write(dir / "perftest" / "a__b__write_lat.txt", write_bw_log());
+  const fs::path dir = scratch_dir();
+  write_file(dir / "perftest" / "a__b__write_lat.txt", write_bw_log());
   EXPECT_TRUE(fails_with(dir.string(), "the name says write_lat, the log holds write_bw"));
 }
 
 TEST(ClusterEvidence, NcclRanksOnUnlistedNodeAreAnError) {
-  const fs::path dir = scratch();
-  write(dir / "nccl.txt",
-        read(kData /
-             "nccl-tests_alltoall+sendrecv_h100_2node-8gpn_xxrjun-cluster00-healthy-pair.txt"));
-  write(dir / "manifest.json", R"({"nodes": ["cnode2-001"], "nccl": [{"file": "nccl.txt"}]})");
+  const fs::path dir = scratch_dir();
+  write_file(
+      dir / "nccl.txt",
+      read(kData /
+           "nccl-tests_alltoall+sendrecv_h100_2node-8gpn_xxrjun-cluster00-healthy-pair.txt"));
+  write_file(dir / "manifest.json", R"({"nodes": ["cnode2-001"], "nccl": [{"file": "nccl.txt"}]})");
   EXPECT_TRUE(fails_with((dir / "manifest.json").string(),
                          "/nccl/0/file: " + (dir / "nccl.txt").string() +
                              ": the log has ranks on 'cnode2-002', which is not in /nodes"));
 }
 
 TEST(ClusterEvidence, EmptyDirectoryIsAnError) {
-  EXPECT_TRUE(fails_with(scratch().string(), "no logs found"));
-  EXPECT_TRUE(fails_with((scratch() / "absent").string(), "no such directory"));
+  EXPECT_TRUE(fails_with(scratch_dir().string(), "no logs found"));
+  EXPECT_TRUE(fails_with((scratch_dir() / "absent").string(), "no such directory"));
 }
 
 }  // namespace

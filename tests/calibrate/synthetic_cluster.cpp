@@ -3,6 +3,7 @@
 
 #include "calibrate/nvidia_smi_topo.hpp"
 #include "models/hardware/topo_matrix.hpp"
+#include "sim/flow_network.hpp"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -15,11 +16,6 @@ namespace railsim::calibrate::test {
 namespace {
 
 namespace fs = std::filesystem;
-
-void write(const fs::path& path, const std::string& text) {
-  fs::create_directories(path.parent_path());
-  std::ofstream(path) << text;
-}
 
 constexpr const char* kRule =
     "---------------------------------------------------------------------------------------\n";
@@ -56,17 +52,28 @@ std::string perftest_text(const std::string& device, const RdmaPlan& plan, doubl
 
 }  // namespace
 
+models::SystemPreparation cable_at(const std::string& nic_end, double scale) {
+  return [nic_end, scale](models::System&, sim::FlowNetwork& network) {
+    for (std::size_t i = 0; i < network.link_count(); ++i) {
+      const sim::LinkId id{static_cast<std::uint32_t>(i)};
+      const std::string& name = network.link(id).name;  // "n3.mlx5_5>leaf5", "leaf5>n3.mlx5_5"
+      if ((name.starts_with(nic_end + ">leaf")) ||
+          (name.starts_with("leaf") && name.ends_with(">" + nic_end))) {
+        network.set_link_capacity(id, network.link(id).capacity * scale);
+      }
+    }
+  };
+}
+
 std::vector<ModelledPair> model_rdma_pairs(const models::SystemSpec& system,
                                            int nodes,
                                            const RdmaPlan& plan) {
   models::SystemSpec spec = system;
   spec.nodes = nodes;
   std::vector<ModelledPair> pairs;
-  int rail = 0;
-  for (const models::Nic& nic : spec.node.nics) {
-    if (nic.role != models::NicRole::kCompute) {
-      continue;
-    }
+  const std::vector<int> compute = models::compute_nic_indices(spec.node);
+  for (int rail = 0; rail < static_cast<int>(compute.size()); ++rail) {
+    const models::Nic& nic = spec.node.nics[static_cast<std::size_t>(compute[rail])];
     for (int a = 0; a < (nodes == 2 ? 1 : nodes); ++a) {  // two nodes make one pair
       const int b = (a + 1) % nodes;
       const models::Endpoint from{a, rail, models::kHostMemory};
@@ -79,7 +86,6 @@ std::vector<ModelledPair> model_rdma_pairs(const models::SystemSpec& system,
                     1e-9;
       pairs.push_back({static_cast<std::size_t>(a), static_cast<std::size_t>(b), nic.name, figure});
     }
-    ++rail;
   }
   return pairs;
 }
@@ -93,10 +99,10 @@ void write_rdma_pairs(const std::string& dir,
   std::mt19937_64 random(seed);
   std::normal_distribution<double> draw(0.0, 1.0);
   for (const ModelledPair& p : pairs) {
-    write(fs::path(dir) / "perftest" /
-              fmt::format("{}__{}__write_{}__{}.txt", nodes[p.a].name, nodes[p.b].name,
-                          plan.latency ? "lat" : "bw", p.device),
-          perftest_text(p.device, plan, p.figure * (1.0 + noise * draw(random))));
+    write_file(fs::path(dir) / "perftest" /
+                   fmt::format("{}__{}__write_{}__{}.txt", nodes[p.a].name, nodes[p.b].name,
+                               plan.latency ? "lat" : "bw", p.device),
+               perftest_text(p.device, plan, p.figure * (1.0 + noise * draw(random))));
   }
 }
 
@@ -164,15 +170,26 @@ std::string ibstat_text(const SyntheticNode& node) {
   return text;
 }
 
-std::string write_cluster(const std::vector<SyntheticNode>& nodes) {
+fs::path scratch_dir() {
   const ::testing::TestInfo* test = ::testing::UnitTest::GetInstance()->current_test_info();
   const fs::path dir =
       fs::path(::testing::TempDir()) / fmt::format("{}.{}", test->test_suite_name(), test->name());
   fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+void write_file(const fs::path& path, const std::string& text) {
+  fs::create_directories(path.parent_path());
+  std::ofstream(path) << text;
+}
+
+std::string write_cluster(const std::vector<SyntheticNode>& nodes) {
+  const fs::path dir = scratch_dir();
   for (const SyntheticNode& node : nodes) {
-    write(dir / "topo" / (node.name + ".txt"),
-          nvidia_smi_topo_text(models::topo_matrix(node.spec)));
-    write(dir / "ibstat" / (node.name + ".txt"), ibstat_text(node));
+    write_file(dir / "topo" / (node.name + ".txt"),
+               nvidia_smi_topo_text(models::topo_matrix(node.spec)));
+    write_file(dir / "ibstat" / (node.name + ".txt"), ibstat_text(node));
   }
   return dir.string();
 }

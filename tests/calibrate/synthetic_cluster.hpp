@@ -8,6 +8,7 @@
 #include "models/system/rdma_bench.hpp"
 
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <string>
 #include <vector>
@@ -25,6 +26,10 @@ std::vector<SyntheticNode> healthy_nodes(const models::NodeSpec& spec, int count
 
 // ibstat's output for the node, in the layout of the real tool (tests/data/ibstat_*).
 std::string ibstat_text(const SyntheticNode& node);
+
+// The cable between a node's NIC ("n3.mlx5_5") and its leaf at `scale` of its rate, both
+// directions; found by the link names `railsim topo --links` prints.
+models::SystemPreparation cable_at(const std::string& nic_end, double scale);
 
 // perftest between node pairs: on every rail r, node i with node i+1 (mod the node count), so
 // each node's NIC is in two pairs per test. Each pair's figure is the model's (rdma_bench.hpp,
@@ -63,8 +68,13 @@ std::string all_reduce_log(const std::vector<std::string>& hosts,
                            std::int64_t size,
                            double time_us);
 
-// A fresh directory below the test's temporary directory, named after the running test, with
-// topo/<node>.txt and ibstat/<node>.txt of every node. Returns its path.
+// A fresh, empty directory below the test's temporary directory, named after the running test.
+std::filesystem::path scratch_dir();
+
+// Writes `text` to `path`, making its directories.
+void write_file(const std::filesystem::path& path, const std::string& text);
+
+// scratch_dir() with topo/<node>.txt and ibstat/<node>.txt of every node. Returns its path.
 std::string write_cluster(const std::vector<SyntheticNode>& nodes);
 
 }  // namespace railsim::calibrate::test

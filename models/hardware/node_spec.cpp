@@ -1,0 +1,29 @@
+// File: models/hardware/node_spec.cpp
+#include "models/hardware/node_spec.hpp"
+
+#include <algorithm>
+
+namespace railsim::models {
+
+std::vector<int> compute_nic_indices(const NodeSpec& node) {
+  std::vector<int> indices;
+  for (std::size_t i = 0; i < node.nics.size(); ++i) {
+    if (node.nics[i].role == NicRole::kCompute) {
+      indices.push_back(static_cast<int>(i));
+    }
+  }
+  return indices;
+}
+
+std::optional<int> compute_nic_named(const NodeSpec& node, std::string_view name) {
+  const std::vector<int> indices = compute_nic_indices(node);
+  const auto it = std::find_if(indices.begin(), indices.end(), [&](int i) {
+    return node.nics[static_cast<std::size_t>(i)].name == name;
+  });
+  if (it == indices.end()) {
+    return std::nullopt;
+  }
+  return static_cast<int>(it - indices.begin());
+}
+
+}  // namespace railsim::models
