@@ -136,29 +136,42 @@ void add_perftest(const PerftestOutput& output, const std::string& file, Measure
   }
 }
 
-double predict(const CalibratedModel& model, const Measurement& measurement) {
+double predict(const CalibratedModel& model,
+               const Measurement& measurement,
+               const models::SystemPreparation& prepare) {
   models::SystemSpec spec = model.system;
+  const bool placed = !measurement.node_ids.empty();
   if (measurement.kind != MeasurementKind::kCollectiveTime) {
-    spec.nodes = std::max(spec.nodes, 2);
-    const models::Endpoint from{0, 0, models::kHostMemory};
-    const models::Endpoint to{1, 0, models::kHostMemory};
+    if (!placed) {
+      spec.nodes = std::max(spec.nodes, 2);
+    }
+    const models::Endpoint from{placed ? measurement.node_ids[0] : 0, measurement.nic,
+                                models::kHostMemory};
+    const models::Endpoint to{placed ? measurement.node_ids[1] : 1, measurement.nic,
+                              models::kHostMemory};
     if (measurement.kind == MeasurementKind::kRdmaLatency) {
-      return models::rdma_write_latency_us(spec, {}, from, to, measurement.size_bytes,
+      return models::rdma_write_latency_us(spec, prepare, from, to, measurement.size_bytes,
                                            measurement.inline_bytes);
     }
-    return models::rdma_write_stream(spec, {}, from, to, measurement.size_bytes,
+    return models::rdma_write_stream(spec, prepare, from, to, measurement.size_bytes,
                                      measurement.iterations)
                .average_bytes_per_s *
            1e-9;
   }
-  spec.nodes = measurement.nodes;
+  if (!placed) {
+    spec.nodes = measurement.nodes;
+  }
   sim::Simulator simulator;
   sim::FlowNetwork network(simulator);
-  const models::System system(spec, network);
+  models::System system(spec, network);
+  if (prepare) {
+    prepare(system, network);
+  }
   models::CollectiveRequest request;
   request.op = measurement.op;
   request.size = sim::bytes(measurement.size_bytes);
-  request.comm = {measurement.nodes, measurement.gpus_per_node};
+  request.comm = {measurement.nodes, measurement.gpus_per_node, measurement.node_ids,
+                  measurement.gpu_ids};
   request.calibration = model.collective;
   // A fit runs every row a hundred times or more: large rows run pipelined, which costs a
   // fraction of the chunk-accurate run and agrees with it within 2% where transfers are

@@ -10,6 +10,7 @@
 #include "calibrate/nccl_tests.hpp"
 #include "calibrate/perftest.hpp"
 #include "models/collective/collective_types.hpp"
+#include "models/system/rdma_bench.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -34,6 +35,11 @@ struct Measurement {
   std::int64_t iterations = 1;      // RDMA streams: messages per size
   std::int64_t inline_bytes = 220;  // RDMA ping-pongs: perftest's "Max inline data"
   double measured = 0.0;            // in the kind's unit
+  // Where on the cluster it ran, as system indices; empty: nodes 0 .. nodes - 1 and GPUs
+  // 0 .. gpus_per_node - 1. RDMA: the two ends, node_ids[0] the sender.
+  std::vector<int> node_ids;
+  std::vector<int> gpu_ids;  // collectives only
+  int nic = 0;               // RDMA: the compute NIC at both ends
 };
 
 struct MeasurementSet {
@@ -52,9 +58,13 @@ void add_nccl_tests(const NcclTestsOutput& output, const std::string& file, Meas
 void add_perftest(const PerftestOutput& output, const std::string& file, MeasurementSet& set);
 
 // The model's figure for a measurement, in the same unit: the collective run on `model`'s
-// system with that many nodes, or perftest's test between node 0 and node 1 over compute NIC 0
-// in host memory (perftest without --use_cuda). Collective rows of 32 MiB or more run pipelined.
-// Throws sim::InputError when the system cannot run it (more GPUs per node than it has, ...).
-double predict(const CalibratedModel& model, const Measurement& measurement);
+// system, or perftest's test between its two nodes over its compute NIC in host memory
+// (perftest without --use_cuda), on a system of `measurement.nodes` nodes when it gives no
+// node_ids and of the model's own otherwise. `prepare` applies faults to the system built.
+// Collective rows of 32 MiB or more run pipelined. Throws sim::InputError when the system
+// cannot run it (more GPUs per node than it has, ...).
+double predict(const CalibratedModel& model,
+               const Measurement& measurement,
+               const models::SystemPreparation& prepare = {});
 
 }  // namespace railsim::calibrate

@@ -6,13 +6,10 @@
 // when every check passes, 1 when one fails, 2 for bad input.
 #include "calibrate/cluster_check.hpp"
 #include "calibrate/cluster_evidence.hpp"
-#include "models/scenario/system_file.hpp"
-#include "sim/input_error.hpp"
 #include "tools/check_report.hpp"
+#include "tools/cluster_options.hpp"
 #include "tools/command.hpp"
 #include "tools/command_line.hpp"
-#include "tools/output_file.hpp"
-#include "tools/profile_option.hpp"
 #include "tools/report/report_page.hpp"
 
 #include <boost/program_options.hpp>
@@ -82,27 +79,12 @@ std::string json_report(const CheckReport& report) {
 }  // namespace
 
 int run_check(const std::vector<std::string>& args, std::ostream& out) {
-  std::string cluster;
-  std::string system;
-  std::string profile_path;
-  std::string format;
-  std::string output;
-  std::string report_dir;
+  ClusterOptions o;
   po::options_description options(
       "railsim check CLUSTER --system PRESET|FILE [--profile P.json] [--format text|json] "
       "[-o OUT] [--report DIR]");
-  options.add_options()("cluster", po::value(&cluster)->required(),
-                        "a manifest .json, or a directory of topo/, ibstat/, ibdev2netdev/, "
-                        "perftest/, nccl/ logs (docs/acceptance.md)")(
-      "system", po::value(&system)->required(), "the design: a node preset or a system file")(
-      "profile", po::value(&profile_path),
-      "a calibration profile (railsim calibrate -o) for the model's predictions")(
-      "format", po::value(&format)->default_value("text"), "text or json")(
-      "output,o", po::value(&output), "write the report to this file instead of stdout")(
-      "report", po::value(&report_dir),
-      "also write an HTML page (index.html and its SVG figures) into this folder");
   po::positional_options_description positional;
-  positional.add("cluster", 1);
+  o.add_to(options, positional);
   po::variables_map vm;
   if (!parse_command_line(args, options, positional,
                           "Checks a cluster's measurements against its design, layer by layer: "
@@ -110,25 +92,14 @@ int run_check(const std::vector<std::string>& args, std::ostream& out) {
                           out, vm)) {
     return 0;
   }
-  if (format != "text" && format != "json") {
-    throw sim::InputError("--format: expected text or json, got '" + format + "'");
+  const calibrate::CalibratedModel model = o.model();
+  const calibrate::ClusterEvidence evidence = calibrate::read_cluster_evidence(o.cluster);
+  const CheckReport report = calibrate::check_cluster(evidence, model, o.system);
+  const std::string text = o.format == "json" ? json_report(report) : text_report(report);
+  if (!o.report_dir.empty()) {
+    report::write_report(o.report_dir, check_report_page(report, evidence));
   }
-  const models::scenario::SystemFile design = models::scenario::system_from_argument(system);
-  calibrate::CalibratedModel model{design.system, {}};
-  if (const std::optional<LoadedProfile> profile = load_profile(profile_path)) {
-    apply_profile(*profile, model.system, model.collective);
-  }
-  const calibrate::ClusterEvidence evidence = calibrate::read_cluster_evidence(cluster);
-  const CheckReport report = calibrate::check_cluster(evidence, model, system);
-  const std::string text = format == "json" ? json_report(report) : text_report(report);
-  if (!report_dir.empty()) {
-    report::write_report(report_dir, check_report_page(report, evidence));
-  }
-  if (output.empty()) {
-    out << text;
-  } else {
-    write_output_file(output, text, "-o");
-  }
+  o.write(text, out);
   return report.failed() ? 1 : 0;
 }
 

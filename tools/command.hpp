@@ -27,5 +27,6 @@ int run_calibrate(const std::vector<std::string>& args, std::ostream& out);
 int run_step_command(const std::vector<std::string>& args, std::ostream& out);
 int run_sweep_command(const std::vector<std::string>& args, std::ostream& out);
 int run_check(const std::vector<std::string>& args, std::ostream& out);
+int run_diagnose(const std::vector<std::string>& args, std::ostream& out);
 
 }  // namespace railsim::tools

@@ -41,6 +41,8 @@ constexpr Command kCommands[] = {
      run_sweep_command},
     {"check", "a cluster's measurements against its design, layer by layer: what fails, and why",
      run_check},
+    {"diagnose", "the faults that make the design reproduce a cluster's measurements, ranked",
+     run_diagnose},
 };
 
 void print_help(std::ostream& out) {

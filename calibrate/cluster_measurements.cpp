@@ -1,0 +1,81 @@
+// File: calibrate/cluster_measurements.cpp
+#include "calibrate/cluster_measurements.hpp"
+
+#include "calibrate/text_input.hpp"
+
+#include <fmt/format.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace railsim::calibrate {
+namespace {
+
+std::optional<int> node_index(const ClusterEvidence& evidence, const std::string& name) {
+  for (std::size_t i = 0; i < evidence.nodes.size(); ++i) {
+    if (evidence.nodes[i].name == name) {
+      return static_cast<int>(i);
+    }
+  }
+  return std::nullopt;
+}
+
+// Moves `part`'s rows into `set` with the placement `place_row` gives them.
+template <typename Place>
+void add_placed(MeasurementSet& part, MeasurementSet& set, Place place_row) {
+  for (Measurement& m : part.rows) {
+    place_row(m);
+    set.rows.push_back(std::move(m));
+  }
+  set.notes.insert(set.notes.end(), part.notes.begin(), part.notes.end());
+}
+
+}  // namespace
+
+MeasurementSet cluster_measurements(const ClusterEvidence& evidence, const models::NodeSpec& node) {
+  MeasurementSet set;
+  for (const PairEvidence& pair : evidence.pairs) {
+    const std::optional<int> a = node_index(evidence, pair.node_a);
+    const std::optional<int> b = node_index(evidence, pair.node_b);
+    const std::optional<int> nic = models::compute_nic_named(node, pair.device);
+    if (!a || !b || !nic) {
+      set.notes.push_back(
+          fmt::format("{}: not used: {}", place(pair.log.file, 1),
+                      !nic ? fmt::format("the design has no compute NIC '{}'", pair.device)
+                           : std::string("a node not among the cluster's")));
+      continue;
+    }
+    MeasurementSet part;
+    add_perftest(pair.log.output, pair.log.file, part);
+    add_placed(part, set, [&](Measurement& m) {
+      m.node_ids = {*a, *b};
+      m.nic = *nic;
+    });
+  }
+  for (const NcclEvidence& log : evidence.nccl) {
+    std::vector<int> nodes;
+    nodes.reserve(log.nodes.size());
+    for (const std::string& name : log.nodes) {
+      if (const std::optional<int> i = node_index(evidence, name)) {
+        nodes.push_back(*i);
+      }
+    }
+    if (nodes.empty() || nodes.size() != log.nodes.size() || log.gpus.empty()) {
+      set.notes.push_back(
+          fmt::format("{}: not used: its nodes and GPUs are not known", place(log.log.file, 1)));
+      continue;
+    }
+    MeasurementSet part;
+    add_nccl_tests(log.log.output, log.log.file, part);
+    add_placed(part, set, [&](Measurement& m) {
+      m.nodes = static_cast<int>(nodes.size());
+      m.gpus_per_node = static_cast<int>(log.gpus.size());
+      m.node_ids = nodes;
+      m.gpu_ids = log.gpus;
+    });
+  }
+  return set;
+}
+
+}  // namespace railsim::calibrate

@@ -1,0 +1,384 @@
+// File: calibrate/fault_diagnosis.cpp
+#include "calibrate/fault_diagnosis.hpp"
+
+#include "models/scenario/system_file.hpp"
+#include "models/system/system.hpp"
+#include "sim/flow_network.hpp"
+#include "sim/input_error.hpp"
+#include "sim/simulator.hpp"
+
+#include <fmt/format.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <optional>
+#include <tuple>
+
+namespace railsim::calibrate {
+namespace {
+
+constexpr double kImpossible = std::numeric_limits<double>::infinity();
+
+// The fitted scale's search interval and its resolution: finer than measurement noise matters.
+// A link that keeps more than 90% of its rate is within what check accepts (rdma_pair_check.hpp)
+// and no fault; letting the fit go above it would have it explain noise.
+constexpr double kLowestScale = 0.02;
+constexpr double kHighestScale = 0.9;
+constexpr int kFitIterations = 16;
+
+// Explanations whose predictions all agree within 1% cannot be told apart by measurements whose
+// noise is of that order (perftest's run-to-run spread is ~0.5%, nccl-tests' ~1%).
+constexpr double kEquivalentLogError = 0.01;
+
+bool is_rate(FaultKind kind) { return kind == FaultKind::kNicPort || kind == FaultKind::kNicPcie; }
+
+const models::Nic& nic_of(const models::NodeSpec& node, int compute_nic) {
+  return node.nics.at(static_cast<std::size_t>(
+      models::compute_nic_indices(node).at(static_cast<std::size_t>(compute_nic))));
+}
+
+// The links a port, PCIe or down fault changes, as the system names them.
+std::vector<models::scenario::LinkFault> link_faults(const models::System& system,
+                                                     const ElementFault& f) {
+  const models::Nic& nic = nic_of(system.spec().node, f.nic);
+  std::string up;
+  std::string down;
+  if (f.kind == FaultKind::kNicPcie) {
+    std::tie(up, down) = models::pcie_link_names(system.spec().node, f.node, nic.name);
+  } else {
+    const std::string port = fmt::format("n{}.{}", f.node, nic.name);
+    const std::string leaf = fmt::format("leaf{}", system.leaf_of(f.node, f.nic));
+    up = port + ">" + leaf;
+    down = leaf + ">" + port;
+  }
+  std::vector<models::scenario::LinkFault> links(2);
+  links[0].link = up;
+  links[1].link = down;
+  for (models::scenario::LinkFault& link : links) {
+    link.rate_scale = f.scale;
+    link.down = f.kind == FaultKind::kNicDown;
+  }
+  return links;
+}
+
+// Whether the fault can change the measurement: it lies on the measurement's path.
+bool touches(const ElementFault& f, const Measurement& m) {
+  const bool collective = m.kind == MeasurementKind::kCollectiveTime;
+  if (!collective && (f.kind == FaultKind::kGdrOff || f.nic != m.nic)) {
+    return false;  // perftest runs in host memory, over its own NIC
+  }
+  if (m.node_ids.empty()) {
+    return f.node < (collective ? m.nodes : 2);
+  }
+  return std::find(m.node_ids.begin(), m.node_ids.end(), f.node) != m.node_ids.end();
+}
+
+// A NIC down cannot have carried an RDMA pair that was measured over it.
+bool contradicted(const ElementFault& f, const Measurement& m) {
+  return f.kind == FaultKind::kNicDown && m.kind != MeasurementKind::kCollectiveTime &&
+         touches({FaultKind::kNicPort, f.node, f.nic, 1.0}, m);
+}
+
+double log_error(double measured, double predicted) {
+  const double e = std::log(measured / predicted);
+  return e * e;
+}
+
+struct Context {
+  const CalibratedModel& model;
+  const std::vector<Measurement>& measurements;
+  const std::vector<double>& healthy;
+};
+
+Explanation explain(const Context& c, std::vector<ElementFault> faults) {
+  Explanation e{std::move(faults), c.healthy, 0.0, 0.0};
+  CalibratedModel faulty = c.model;
+  std::vector<ElementFault> on_links;
+  for (const ElementFault& f : e.faults) {
+    if (f.kind == FaultKind::kGdrOff) {
+      faulty.system.gdr_off_nodes.push_back(f.node);
+    } else {
+      on_links.push_back(f);
+    }
+  }
+  const models::SystemPreparation prepare = [&on_links](models::System& system,
+                                                        sim::FlowNetwork& network) {
+    models::scenario::SystemFile file{"", system.spec(), {}, "railsim diagnose"};
+    for (const ElementFault& f : on_links) {
+      const std::vector<models::scenario::LinkFault> links = link_faults(system, f);
+      file.faults.insert(file.faults.end(), links.begin(), links.end());
+    }
+    models::scenario::apply_faults(file, system, network);
+  };
+  for (std::size_t i = 0; i < c.measurements.size(); ++i) {
+    const Measurement& m = c.measurements[i];
+    if (std::any_of(e.faults.begin(), e.faults.end(),
+                    [&m](const ElementFault& f) { return contradicted(f, m); })) {
+      e.sse = kImpossible;
+      return e;
+    }
+    if (std::none_of(e.faults.begin(), e.faults.end(),
+                     [&m](const ElementFault& f) { return touches(f, m); })) {
+      continue;  // the design's own prediction stands
+    }
+    try {
+      e.predicted[i] = predict(faulty, m, prepare);
+    } catch (const sim::InputError&) {
+      e.sse = kImpossible;  // the fault leaves the measurement no way to run
+      return e;
+    }
+  }
+  for (std::size_t i = 0; i < c.measurements.size(); ++i) {
+    e.sse += log_error(c.measurements[i].measured, e.predicted[i]);
+  }
+  return e;
+}
+
+// Runs `work(i)` for i in [0, count) on the options' threads; results go by index, so the
+// outcome does not depend on the threads.
+template <typename Work>
+void for_each_index(std::size_t count, int jobs, Work work) {
+  tbb::task_arena arena(jobs > 0 ? jobs : tbb::task_arena::automatic);
+  arena.execute([&] { tbb::parallel_for(std::size_t{0}, count, work); });
+}
+
+// Golden-section search of the scale in [lo, hi] that minimises the single fault's SSE.
+Explanation fit_scale(const Context& c, ElementFault f, double lo, double hi) {
+  const double ratio = (std::sqrt(5.0) - 1.0) / 2.0;
+  const auto at = [&](double scale) {
+    f.scale = scale;
+    return explain(c, {f});
+  };
+  double x1 = hi - ratio * (hi - lo);
+  double x2 = lo + ratio * (hi - lo);
+  Explanation e1 = at(x1);
+  Explanation e2 = at(x2);
+  for (int i = 0; i < kFitIterations; ++i) {
+    if (e1.sse <= e2.sse) {
+      hi = x2;
+      x2 = x1;
+      e2 = std::move(e1);
+      x1 = hi - ratio * (hi - lo);
+      e1 = at(x1);
+    } else {
+      lo = x1;
+      x1 = x2;
+      e1 = std::move(e2);
+      x2 = lo + ratio * (hi - lo);
+      e2 = at(x2);
+    }
+  }
+  return e1.sse <= e2.sse ? e1 : e2;
+}
+
+std::vector<ElementFault> fault_space(const models::SystemSpec& system,
+                                      const DiagnosisOptions& options) {
+  const int nics = static_cast<int>(models::compute_nic_indices(system.node).size());
+  std::vector<ElementFault> space;
+  for (int node = 0; node < system.nodes; ++node) {
+    for (int nic = 0; nic < nics; ++nic) {
+      for (const FaultKind kind : {FaultKind::kNicPort, FaultKind::kNicPcie}) {
+        for (const double scale : options.scales) {
+          space.push_back({kind, node, nic, scale});
+        }
+      }
+      space.push_back({FaultKind::kNicDown, node, nic, 1.0});
+    }
+    space.push_back({FaultKind::kGdrOff, node, 0, 1.0});
+  }
+  return space;
+}
+
+bool same_element(const ElementFault& a, const ElementFault& b) {
+  return a.kind == b.kind && a.node == b.node && (a.kind == FaultKind::kGdrOff || a.nic == b.nic);
+}
+
+// The interval around a grid scale the fit searches: to the neighbouring grid scales.
+std::pair<double, double> bracket(const std::vector<double>& scales, double scale) {
+  std::vector<double> grid = scales;
+  grid.push_back(kLowestScale);
+  grid.push_back(kHighestScale);
+  std::sort(grid.begin(), grid.end());
+  const auto at =
+      static_cast<std::size_t>(std::find(grid.begin(), grid.end(), scale) - grid.begin());
+  return {grid[at == 0 ? 0 : at - 1], grid[std::min(at + 1, grid.size() - 1)]};
+}
+
+// Whether two explanations predict every measurement alike, within what noise can decide.
+bool equivalent(const Explanation& a, const Explanation& b) {
+  if (a.faults.size() != b.faults.size()) {
+    return false;  // the simpler one is the explanation; the other adds a fault for nothing
+  }
+  for (std::size_t i = 0; i < a.predicted.size(); ++i) {
+    if (std::abs(std::log(a.predicted[i] / b.predicted[i])) > kEquivalentLogError) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string fault_name(const ElementFault& f,
+                       const models::NodeSpec& node,
+                       const std::vector<std::string>& hosts) {
+  const std::string host = static_cast<std::size_t>(f.node) < hosts.size()
+                               ? hosts[static_cast<std::size_t>(f.node)]
+                               : fmt::format("n{}", f.node);
+  if (f.kind == FaultKind::kGdrOff) {
+    return host + " GPUDirect RDMA off";
+  }
+  const std::string nic = fmt::format("{}.{}", host, nic_of(node, f.nic).name);
+  if (f.kind == FaultKind::kNicDown) {
+    return nic + " down";
+  }
+  return fmt::format("{} {} at {:.0f}%", nic, f.kind == FaultKind::kNicPort ? "port" : "PCIe",
+                     100.0 * f.scale);
+}
+
+std::string fault_next_step(const ElementFault& f) {
+  switch (f.kind) {
+    case FaultKind::kNicPort:
+      return "the port's rate and error counters (ibstat, perfquery -x: symbol and link "
+             "recovery errors), then reseat or replace the cable";
+    case FaultKind::kNicPcie:
+      return "the NIC's PCIe link (lspci -vv: LnkSta against LnkCap)";
+    case FaultKind::kNicDown:
+      return "the port's state (ibstat: State Active, Physical state LinkUp) and NCCL_DEBUG=INFO's "
+             "list of NICs";
+    case FaultKind::kGdrOff:
+      return "GPUDirect RDMA on the node (nvidia-peermem loaded; NCCL_DEBUG=INFO shows GDRDMA on "
+             "its NICs)";
+  }
+  return "";
+}
+
+std::vector<std::string> fault_entries(const ElementFault& f, const models::SystemSpec& system) {
+  if (f.kind == FaultKind::kGdrOff) {
+    return {fmt::format(R"({{"gdr_off_node": {}}})", f.node)};
+  }
+  sim::Simulator simulator;
+  sim::FlowNetwork network(simulator);
+  const models::System built(system, network);
+  std::vector<std::string> entries;
+  for (const models::scenario::LinkFault& link : link_faults(built, f)) {
+    entries.push_back(link.down ? fmt::format(R"({{"link": "{}", "down": true}})", link.link)
+                                : fmt::format(R"({{"link": "{}", "rate_scale": {:.3f}}})",
+                                              link.link, link.rate_scale));
+  }
+  return entries;
+}
+
+Diagnosis diagnose(const CalibratedModel& model,
+                   const MeasurementSet& set,
+                   const DiagnosisOptions& options) {
+  Diagnosis d;
+  d.notes = set.notes;
+  // The design's own prediction of each measurement; one it cannot run is set aside.
+  std::vector<std::optional<double>> design(set.rows.size());
+  std::vector<std::string> why(set.rows.size());
+  for_each_index(set.rows.size(), options.jobs, [&](std::size_t i) {
+    try {
+      design[i] = predict(model, set.rows[i]);
+    } catch (const sim::InputError& e) {
+      why[i] = e.what();
+    }
+  });
+  std::vector<double> healthy;
+  for (std::size_t i = 0; i < set.rows.size(); ++i) {
+    if (design[i]) {
+      d.measurements.push_back(set.rows[i]);
+      healthy.push_back(*design[i]);
+    } else {
+      d.notes.push_back(fmt::format("{}: not used: {}", set.rows[i].source, why[i]));
+    }
+  }
+  if (d.measurements.empty()) {
+    throw sim::InputError(d.notes.empty()
+                              ? std::string("nothing to diagnose: no measurements")
+                              : fmt::format("nothing to diagnose: the model runs none of the "
+                                            "measurements ({} set aside, the first {})",
+                                            d.notes.size(), d.notes.front()));
+  }
+  const Context c{model, d.measurements, healthy};
+
+  const std::vector<ElementFault> space = fault_space(model.system, options);
+  std::vector<Explanation> singles(space.size());
+  for_each_index(space.size(), options.jobs,
+                 [&](std::size_t i) { singles[i] = explain(c, {space[i]}); });
+  // The best scale of each element (fault_space lists an element's scales one after another),
+  // best elements first.
+  std::vector<Explanation> best;
+  for (Explanation& e : singles) {
+    if (best.empty() || !same_element(best.back().faults[0], e.faults[0])) {
+      best.push_back(std::move(e));
+    } else if (e.sse < best.back().sse) {
+      best.back() = std::move(e);
+    }
+  }
+  std::stable_sort(best.begin(), best.end(),
+                   [](const Explanation& a, const Explanation& b) { return a.sse < b.sse; });
+  const std::size_t fitted = std::min(best.size(), static_cast<std::size_t>(options.fitted));
+  const auto fits = static_cast<std::size_t>(std::count_if(
+      best.begin(), best.begin() + static_cast<std::ptrdiff_t>(fitted),
+      [](const Explanation& e) { return is_rate(e.faults[0].kind) && e.sse < kImpossible; }));
+  for_each_index(fitted, options.jobs, [&](std::size_t i) {
+    const ElementFault& f = best[i].faults[0];
+    if (is_rate(f.kind) && best[i].sse < kImpossible) {
+      const auto [lo, hi] = bracket(options.scales, f.scale);
+      Explanation e = fit_scale(c, f, lo, hi);
+      if (e.sse < best[i].sse) {
+        best[i] = std::move(e);
+      }
+    }
+  });
+  std::vector<std::pair<std::size_t, std::size_t>> pairs;
+  for (std::size_t a = 0; a < fitted; ++a) {
+    for (std::size_t b = a + 1; b < fitted; ++b) {
+      pairs.emplace_back(a, b);
+    }
+  }
+  std::vector<Explanation> paired(pairs.size());
+  for_each_index(pairs.size(), options.jobs, [&](std::size_t i) {
+    paired[i] = explain(c, {best[pairs[i].first].faults[0], best[pairs[i].second].faults[0]});
+  });
+
+  d.ranked.push_back(explain(c, {}));
+  d.ranked.insert(d.ranked.end(), std::make_move_iterator(best.begin()),
+                  std::make_move_iterator(best.end()));
+  d.ranked.insert(d.ranked.end(), std::make_move_iterator(paired.begin()),
+                  std::make_move_iterator(paired.end()));
+  // The fit evaluates two points, then one per iteration.
+  d.candidates = static_cast<int>(1 + singles.size() + fits * (kFitIterations + 2) + paired.size());
+  const auto n = static_cast<double>(d.measurements.size());
+  d.ranked.erase(std::remove_if(d.ranked.begin(), d.ranked.end(),
+                                [](const Explanation& e) { return !(e.sse < kImpossible); }),
+                 d.ranked.end());
+  for (Explanation& e : d.ranked) {
+    // A floor on SSE / n well below any real measurement's noise keeps the log finite.
+    e.criterion =
+        n * std::log(std::max(e.sse / n, 1e-12)) + 2.0 * static_cast<double>(e.faults.size());
+  }
+  std::stable_sort(
+      d.ranked.begin(), d.ranked.end(),
+      [](const Explanation& a, const Explanation& b) { return a.criterion < b.criterion; });
+  // Groups of equivalent explanations, numbered in rank order by their best member.
+  std::vector<const Explanation*> heads;
+  for (Explanation& e : d.ranked) {
+    const auto head = std::find_if(heads.begin(), heads.end(),
+                                   [&](const Explanation* h) { return equivalent(*h, e); });
+    e.group = static_cast<int>(head - heads.begin());
+    if (head == heads.end()) {
+      heads.push_back(&e);
+    }
+  }
+  std::stable_sort(d.ranked.begin(), d.ranked.end(),
+                   [](const Explanation& a, const Explanation& b) { return a.group < b.group; });
+  return d;
+}
+
+}  // namespace railsim::calibrate

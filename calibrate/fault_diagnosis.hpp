@@ -1,0 +1,87 @@
+// File: calibrate/fault_diagnosis.hpp
+// railsim diagnose: which faults make the model reproduce a cluster's measurements. Every
+// candidate fault of the fault space below is injected into the design in turn, each measurement
+// it can affect is predicted again, and the candidates are ranked by how well the predictions
+// match what was measured:
+//   - a compute NIC's port (its cable to the leaf, both directions) at a reduced rate;
+//   - a compute NIC's PCIe link trained down (a lower generation or fewer lanes);
+//   - a compute NIC down (NCCL then runs on the node's other NICs);
+//   - GPUDirect RDMA off on a node.
+// A fault changes only the measurements that run through it: an RDMA pair through its own
+// NIC's elements, a collective through those of its nodes; perftest in host memory does not use
+// GPUDirect RDMA. So the sweep costs the faults times the few measurements each one touches, not
+// the faults times all measurements.
+//
+// A rate fault is swept over a grid of scales, then the best candidates' scales are fitted
+// (golden-section search), and pairs of them are tried together. The fit of each explanation is
+// its sum of squared log errors SSE over the n measurements; explanations are ranked by Akaike's
+// criterion n ln(SSE / n) + 2k for k faults, so a second fault must pay for itself, and the
+// design without any fault is a candidate like the others. Explanations the measurements cannot
+// tell apart are grouped, and the group is what a diagnosis names.
+#pragma once
+
+#include "calibrate/measurements.hpp"
+#include "calibrate/model_parameters.hpp"
+#include "models/hardware/node_spec.hpp"
+
+#include <string>
+#include <vector>
+
+namespace railsim::calibrate {
+
+enum class FaultKind { kNicPort, kNicPcie, kNicDown, kGdrOff };
+
+struct ElementFault {
+  FaultKind kind = FaultKind::kNicPort;
+  int node = 0;
+  int nic = 0;         // the compute NIC; unused for kGdrOff
+  double scale = 1.0;  // the fraction of its rate the link keeps (kNicPort, kNicPcie)
+};
+
+// "n3.mlx5_5 port at 50%", "n3.mlx5_5 PCIe at 25%", "n3.mlx5_5 down", "n3 GPUDirect RDMA off";
+// with `hosts` (what the cluster calls node i), "node03.mlx5_5 port at 50%".
+std::string fault_name(const ElementFault& fault,
+                       const models::NodeSpec& node,
+                       const std::vector<std::string>& hosts = {});
+
+// What to look at on the cluster to confirm the fault, or tell it from the others of its group.
+std::string fault_next_step(const ElementFault& fault);
+
+// The fault as entries of a faults array (docs/scenarios.md, `railsim step --faults`), in JSON
+// text, so that a what-if run can reproduce it: link faults for the port and PCIe, a
+// {"gdr_off_node": N} entry for GPUDirect RDMA.
+std::vector<std::string> fault_entries(const ElementFault& fault, const models::SystemSpec& system);
+
+struct Explanation {
+  std::vector<ElementFault> faults;  // none: the design as it is
+  std::vector<double> predicted;     // per measurement, in its unit
+  double sse = 0.0;                  // sum of squared ln(measured / predicted)
+  double criterion = 0.0;            // n ln(SSE / n) + 2k
+  // Explanations of one group predict every measurement within 1% of each other, so the
+  // measurements cannot tell them apart (a cable at half rate and its NIC's PCIe link trained
+  // down to the same rate); groups are numbered from 0, the best.
+  int group = 0;
+};
+
+struct DiagnosisOptions {
+  // The rate scales every port and PCIe candidate is tried at before the best are fitted.
+  std::vector<double> scales = {0.75, 0.5, 0.25};
+  int fitted = 6;  // the single faults whose scales are fitted, and paired with each other
+  int jobs = 0;    // threads; 0: all cores
+};
+
+struct Diagnosis {
+  std::vector<Measurement> measurements;  // those the model could run
+  std::vector<std::string> notes;         // those it could not, and why
+  int candidates = 0;                     // explanations evaluated
+  std::vector<Explanation> ranked;        // best first, one per fault set
+};
+
+// `model.system.nodes` is the cluster's node count; the measurements are placed on it
+// (cluster_measurements.hpp). Throws sim::InputError when no measurement can be predicted.
+// The result is the same for any number of threads.
+Diagnosis diagnose(const CalibratedModel& model,
+                   const MeasurementSet& measurements,
+                   const DiagnosisOptions& options = {});
+
+}  // namespace railsim::calibrate

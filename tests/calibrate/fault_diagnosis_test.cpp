@@ -1,0 +1,263 @@
+// File: tests/calibrate/fault_diagnosis_test.cpp
+// railsim diagnose on clusters the model makes with one fault injected and seeded measurement
+// noise: the fault must come first, the design without a fault must come first on a healthy
+// cluster, and the faults it names must reproduce its predictions when written to a fault file.
+#include "calibrate/fault_diagnosis.hpp"
+
+#include "tests/calibrate/synthetic_cluster.hpp"
+
+#include "models/scenario/json_reader.hpp"
+#include "models/scenario/step_file.hpp"
+#include "models/scenario/system_file.hpp"
+#include "sim/flow_network.hpp"
+#include "sim/input_error.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace railsim::calibrate {
+namespace {
+
+constexpr int kNodes = 4;
+constexpr int kRails = 8;  // DGX H100's compute NICs
+
+CalibratedModel design() {
+  CalibratedModel model{models::scenario::system_from_argument("dgx-h100").system, {}};
+  model.system.nodes = kNodes;
+  return model;
+}
+
+std::string nic_end(const ElementFault& f) {
+  const models::NodeSpec node = design().system.node;
+  return fmt::format("n{}.{}", f.node,
+                     node.nics[static_cast<std::size_t>(models::compute_nic_indices(
+                                   node)[static_cast<std::size_t>(f.nic)])]
+                         .name);
+}
+
+// The injected fault, applied by link name as a user's fault file would, not through the
+// diagnosis' own code.
+models::SystemPreparation injected(const ElementFault& f) {
+  if (f.kind == FaultKind::kNicPort) {
+    return test::cable_at(nic_end(f), f.scale);
+  }
+  return [f](models::System& system, sim::FlowNetwork& network) {
+    const std::string end = nic_end(f);
+    for (std::size_t i = 0; i < network.link_count(); ++i) {
+      const sim::LinkId id{static_cast<std::uint32_t>(i)};
+      const std::string& name = network.link(id).name;
+      if (f.kind == FaultKind::kNicPcie &&
+          (name.starts_with(end + ">n") || name.ends_with(">" + end)) &&
+          !name.starts_with("leaf")) {
+        network.set_link_capacity(id, network.link(id).capacity * f.scale);
+      }
+      if (f.kind == FaultKind::kNicDown &&
+          (name.starts_with(end + ">leaf") ||
+           (name.starts_with("leaf") && name.ends_with(">" + end)))) {
+        system.set_link_down(id);
+      }
+    }
+  };
+}
+
+// What a cluster of kNodes measures with `fault` (none when `healthy`): ib_write_bw at 8 MiB and
+// ib_write_lat at 2 B on every rail between node i and i + 1 (not over a NIC that is down), and
+// all_reduce_perf of 1 GiB on 2 x 8 GPUs of the same pairs; each figure the model's times
+// 1 + noise x a normal draw, noise 0.5% for perftest and 1% for nccl-tests.
+MeasurementSet measure(const ElementFault& fault, bool healthy, std::uint64_t seed) {
+  CalibratedModel truth = design();
+  models::SystemPreparation prepare;
+  if (!healthy && fault.kind == FaultKind::kGdrOff) {
+    truth.system.gdr_off_nodes = {fault.node};
+  } else if (!healthy) {
+    prepare = injected(fault);
+  }
+  std::mt19937_64 random(seed);
+  std::normal_distribution<double> draw(0.0, 1.0);
+  MeasurementSet set;
+  const auto add = [&](Measurement m, double noise) {
+    m.source = fmt::format("case{}:{}", seed, set.rows.size() + 1);
+    m.measured = predict(truth, m, prepare) * (1.0 + noise * draw(random));
+    set.rows.push_back(std::move(m));
+  };
+  for (int a = 0; a < kNodes; ++a) {
+    const int b = (a + 1) % kNodes;
+    for (int rail = 0; rail < kRails; ++rail) {
+      const bool down = !healthy && fault.kind == FaultKind::kNicDown && fault.nic == rail &&
+                        (fault.node == a || fault.node == b);
+      if (down) {
+        continue;
+      }
+      Measurement bw;
+      bw.kind = MeasurementKind::kRdmaBandwidth;
+      bw.size_bytes = std::int64_t{8} << 20;
+      bw.iterations = 5000;
+      bw.node_ids = {a, b};
+      bw.nic = rail;
+      add(bw, 0.005);
+      Measurement lat = bw;
+      lat.kind = MeasurementKind::kRdmaLatency;
+      lat.size_bytes = 2;
+      add(lat, 0.005);
+    }
+    Measurement ar;
+    ar.nodes = 2;
+    ar.gpus_per_node = 8;
+    ar.size_bytes = std::int64_t{1} << 30;
+    ar.node_ids = {a, b};
+    ar.gpu_ids = {0, 1, 2, 3, 4, 5, 6, 7};
+    add(ar, 0.01);
+  }
+  return set;
+}
+
+// The group of explanations ranked first.
+std::vector<const Explanation*> first_group(const Diagnosis& d) {
+  std::vector<const Explanation*> group;
+  for (const Explanation& e : d.ranked) {
+    if (e.group == 0) {
+      group.push_back(&e);
+    }
+  }
+  return group;
+}
+
+// Whether `e` is the injected fault: the same kind on the same element, a rate fault's scale
+// fitted within 5% of the injected one.
+bool names(const Explanation& e, const ElementFault& f) {
+  if (e.faults.size() != 1) {
+    return false;
+  }
+  const ElementFault& g = e.faults[0];
+  const bool rate = f.kind == FaultKind::kNicPort || f.kind == FaultKind::kNicPcie;
+  return g.kind == f.kind && g.node == f.node && (f.kind == FaultKind::kGdrOff || g.nic == f.nic) &&
+         (!rate || std::abs(g.scale / f.scale - 1.0) < 0.05);
+}
+
+// One seeded case: a fault kind, node, NIC and, for rate faults, a scale drawn at random.
+ElementFault random_fault(std::uint64_t seed) {
+  std::mt19937_64 random(seed * 7919);
+  const std::vector<FaultKind> kinds = {FaultKind::kNicPort, FaultKind::kNicPcie,
+                                        FaultKind::kNicDown, FaultKind::kGdrOff};
+  ElementFault f;
+  f.kind = kinds[std::uniform_int_distribution<std::size_t>(0, kinds.size() - 1)(random)];
+  f.node = std::uniform_int_distribution<int>(0, kNodes - 1)(random);
+  f.nic = std::uniform_int_distribution<int>(0, kRails - 1)(random);
+  // PCIe: one generation or half the lanes (50%), or both (25%); a cable anywhere from 30 to 80%.
+  f.scale = f.kind == FaultKind::kNicPcie
+                ? (std::uniform_int_distribution<int>(0, 1)(random) == 0 ? 0.5 : 0.25)
+                : std::uniform_real_distribution<double>(0.3, 0.8)(random);
+  return f;
+}
+
+TEST(FaultDiagnosis, InjectedFaultIsRankedFirstInAtLeast45Of50SeededCases) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "fifty diagnoses of a few hundred model runs each: checked in the optimised "
+                  "build; the other tests run the same code under the sanitizers";
+#endif
+  const models::NodeSpec node = design().system.node;
+  int first = 0;
+  std::string misses;
+  for (std::uint64_t seed = 1; seed <= 50; ++seed) {
+    const ElementFault fault = random_fault(seed);
+    const Diagnosis d = diagnose(design(), measure(fault, false, seed));
+    const std::vector<const Explanation*> group = first_group(d);
+    if (std::any_of(group.begin(), group.end(),
+                    [&](const Explanation* e) { return names(*e, fault); })) {
+      ++first;
+    } else {
+      const Explanation& top = d.ranked.front();
+      misses += fmt::format("\n  seed {}: injected {}, first {}", seed, fault_name(fault, node),
+                            top.faults.empty() ? "no fault" : fault_name(top.faults[0], node));
+    }
+  }
+  EXPECT_GE(first, 45) << misses;
+  std::cout << "injected fault first in " << first << " of 50 cases" << misses << "\n";
+}
+
+TEST(FaultDiagnosis, DesignWithoutFaultIsFirstOnHealthyClusters) {
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    const Diagnosis d = diagnose(design(), measure({}, true, seed));
+    ASSERT_FALSE(d.ranked.empty());
+    EXPECT_TRUE(d.ranked.front().faults.empty())
+        << "seed " << seed << ": " << fault_name(d.ranked.front().faults[0], design().system.node);
+  }
+}
+
+TEST(FaultDiagnosis, CableAtHalfRateIsGroupedWithItsPcieLinkAtTheSameRate) {
+  const ElementFault cable{FaultKind::kNicPort, 2, 5, 0.5};
+  const Diagnosis d = diagnose(design(), measure(cable, false, 3));
+  const std::vector<const Explanation*> group = first_group(d);
+  EXPECT_TRUE(std::any_of(group.begin(), group.end(),
+                          [&](const Explanation* e) { return names(*e, cable); }));
+  // The other member: that NIC's PCIe link trained down to what the cable carries.
+  EXPECT_TRUE(std::any_of(group.begin(), group.end(), [](const Explanation* e) {
+    return e->faults.size() == 1 && e->faults[0].kind == FaultKind::kNicPcie &&
+           e->faults[0].node == 2 && e->faults[0].nic == 5;
+  }));
+}
+
+TEST(FaultDiagnosis, NamedFaultsWrittenAsAFaultFileReproduceThePrediction) {
+  const ElementFault cable{FaultKind::kNicPort, 1, 3, 0.6};
+  const MeasurementSet set = measure(cable, false, 9);
+  const Diagnosis d = diagnose(design(), set);
+  const Explanation& top = d.ranked.front();
+  ASSERT_EQ(top.faults.size(), 1U);
+  std::vector<std::string> entries = fault_entries(top.faults[0], design().system);
+  const models::scenario::JsonDocument doc = models::scenario::parse_json(
+      fmt::format(R"({{"faults": [{}]}})", fmt::join(entries, ", ")), "faults.json");
+  const models::scenario::StepFaults faults =
+      models::scenario::read_step_faults(doc.root().at("faults"), design().system);
+  const models::scenario::SystemFile file{"", design().system, faults.links, "faults.json"};
+  const models::SystemPreparation prepare = [&file](models::System& system,
+                                                    sim::FlowNetwork& network) {
+    models::scenario::apply_faults(file, system, network);
+  };
+  for (std::size_t i = 0; i < d.measurements.size(); ++i) {
+    // The entries print the scale to three decimals.
+    EXPECT_NEAR(predict(design(), d.measurements[i], prepare) / top.predicted[i], 1.0, 2e-3)
+        << d.measurements[i].source;
+  }
+}
+
+TEST(FaultDiagnosis, OneThreadGivesTheSameRankingAsMany) {
+  const MeasurementSet set = measure({FaultKind::kGdrOff, 3, 0, 1.0}, false, 11);
+  DiagnosisOptions one;
+  one.jobs = 1;
+  DiagnosisOptions two;
+  two.jobs = 2;
+  const Diagnosis a = diagnose(design(), set, one);
+  const Diagnosis b = diagnose(design(), set, two);
+  ASSERT_EQ(a.ranked.size(), b.ranked.size());
+  for (std::size_t i = 0; i < a.ranked.size(); ++i) {
+    ASSERT_EQ(a.ranked[i].faults.size(), b.ranked[i].faults.size()) << i;
+    for (std::size_t f = 0; f < a.ranked[i].faults.size(); ++f) {
+      EXPECT_EQ(fault_name(a.ranked[i].faults[f], design().system.node),
+                fault_name(b.ranked[i].faults[f], design().system.node));
+    }
+    EXPECT_EQ(a.ranked[i].sse, b.ranked[i].sse) << i;
+  }
+}
+
+TEST(FaultDiagnosis, NothingToDiagnoseIsAnInputErrorGivingWhy) {
+  MeasurementSet set;
+  set.notes.push_back("a.txt:3: alltoall_perf not used: the model does not run alltoall");
+  try {
+    diagnose(design(), set);
+    ADD_FAILURE() << "no error";
+  } catch (const sim::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("nothing to diagnose"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("a.txt:3: alltoall_perf not used"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace railsim::calibrate
