@@ -4,6 +4,7 @@
 #include "calibrate/link_state_check.hpp"
 #include "calibrate/multi_node_check.hpp"
 #include "calibrate/nccl_run_check.hpp"
+#include "calibrate/rdma_ceiling_check.hpp"
 #include "calibrate/rdma_pair_check.hpp"
 #include "calibrate/topology_check.hpp"
 
@@ -34,6 +35,7 @@ CheckReport check_cluster(const ClusterEvidence& evidence,
   for (std::size_t l = 0; l < evidence.nccl.size(); ++l) {
     check_nccl_results(evidence.nccl[l], model, together[l], out);
   }
+  check_rdma_ceiling(evidence, model, out);
   // Each layer's checks were appended in input order; the report reads layer by layer.
   std::stable_sort(out.begin(), out.end(),
                    [](const Finding& a, const Finding& b) { return a.layer < b.layer; });

@@ -96,24 +96,7 @@ struct Context {
 
 Explanation explain(const Context& c, std::vector<ElementFault> faults) {
   Explanation e{std::move(faults), c.healthy, 0.0, 0.0};
-  CalibratedModel faulty = c.model;
-  std::vector<ElementFault> on_links;
-  for (const ElementFault& f : e.faults) {
-    if (f.kind == FaultKind::kGdrOff) {
-      faulty.system.gdr_off_nodes.push_back(f.node);
-    } else {
-      on_links.push_back(f);
-    }
-  }
-  const models::SystemPreparation prepare = [&on_links](models::System& system,
-                                                        sim::FlowNetwork& network) {
-    models::scenario::SystemFile file{"", system.spec(), {}, "railsim diagnose"};
-    for (const ElementFault& f : on_links) {
-      const std::vector<models::scenario::LinkFault> links = link_faults(system, f);
-      file.faults.insert(file.faults.end(), links.begin(), links.end());
-    }
-    models::scenario::apply_faults(file, system, network);
-  };
+  const FaultedDesign faulty = with_faults(c.model, e.faults);
   for (std::size_t i = 0; i < c.measurements.size(); ++i) {
     const Measurement& m = c.measurements[i];
     if (std::any_of(e.faults.begin(), e.faults.end(),
@@ -126,7 +109,7 @@ Explanation explain(const Context& c, std::vector<ElementFault> faults) {
       continue;  // the design's own prediction stands
     }
     try {
-      e.predicted[i] = predict(faulty, m, prepare);
+      e.predicted[i] = predict(faulty.model, m, faulty.prepare);
     } catch (const sim::InputError&) {
       e.sse = kImpossible;  // the fault leaves the measurement no way to run
       return e;
@@ -222,6 +205,29 @@ bool equivalent(const Explanation& a, const Explanation& b) {
 }
 
 }  // namespace
+
+FaultedDesign with_faults(const CalibratedModel& design, const std::vector<ElementFault>& faults) {
+  FaultedDesign faulty{design, {}};
+  std::vector<ElementFault> on_links;
+  for (const ElementFault& f : faults) {
+    if (f.kind == FaultKind::kGdrOff) {
+      faulty.model.system.gdr_off_nodes.push_back(f.node);
+    } else {
+      on_links.push_back(f);
+    }
+  }
+  if (!on_links.empty()) {
+    faulty.prepare = [on_links](models::System& system, sim::FlowNetwork& network) {
+      models::scenario::SystemFile file{"", system.spec(), {}, "railsim diagnose"};
+      for (const ElementFault& f : on_links) {
+        const std::vector<models::scenario::LinkFault> links = link_faults(system, f);
+        file.faults.insert(file.faults.end(), links.begin(), links.end());
+      }
+      models::scenario::apply_faults(file, system, network);
+    };
+  }
+  return faulty;
+}
 
 std::string fault_name(const ElementFault& f,
                        const models::NodeSpec& node,

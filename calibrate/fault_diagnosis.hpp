@@ -23,6 +23,7 @@
 #include "calibrate/measurements.hpp"
 #include "calibrate/model_parameters.hpp"
 #include "models/hardware/node_spec.hpp"
+#include "models/system/rdma_bench.hpp"
 
 #include <string>
 #include <vector>
@@ -51,6 +52,15 @@ std::string fault_next_step(const ElementFault& fault);
 // text, so that a what-if run can reproduce it: link faults for the port and PCIe, a
 // {"gdr_off_node": N} entry for GPUDirect RDMA.
 std::vector<std::string> fault_entries(const ElementFault& fault, const models::SystemSpec& system);
+
+// The design with faults in: GPUDirect RDMA switched off in the model's spec, link faults applied
+// by `prepare` to each system built (predict's third argument).
+struct FaultedDesign {
+  CalibratedModel model;
+  models::SystemPreparation prepare;
+};
+
+FaultedDesign with_faults(const CalibratedModel& design, const std::vector<ElementFault>& faults);
 
 struct Explanation {
   std::vector<ElementFault> faults;  // none: the design as it is

@@ -22,27 +22,6 @@ std::string value_text(const PairFigure& f, double v) {
   return f.bandwidth ? fmt::format("{:.2f} GB/s", v) : fmt::format("{:.3f} us", v);
 }
 
-// The model's figure for the pair's test: ib_write_bw or ib_write_lat between host buffers
-// over the design's compute NIC of that name, or nothing when the model does not run the test.
-std::optional<double> model_figure(const PairFigure& f, const CalibratedModel& model) {
-  if (f.run->verb != PerftestVerb::kWrite || f.run->bidirectional || f.run->qps > 1) {
-    return std::nullopt;
-  }
-  const std::optional<int> nic = models::compute_nic_named(model.system.node, f.device);
-  if (!nic) {
-    return std::nullopt;
-  }
-  models::SystemSpec spec = model.system;
-  spec.nodes = std::max(spec.nodes, 2);
-  const models::Endpoint from{0, *nic, models::kHostMemory};
-  const models::Endpoint to{1, *nic, models::kHostMemory};
-  if (f.bandwidth) {
-    return models::rdma_write_stream(spec, {}, from, to, f.size, f.iterations).average_bytes_per_s *
-           1e-9;
-  }
-  return models::rdma_write_latency_us(spec, {}, from, to, f.size);
-}
-
 std::string test_name(const PairFigure& f) {
   return fmt::format("{} at {} B", f.pair->test, f.size);
 }
@@ -67,7 +46,7 @@ void check_against_model(const std::vector<PairFigure>& figures,
                          const CalibratedModel& model,
                          std::vector<Finding>& out) {
   const PairFigure& first = figures.front();
-  const std::optional<double> modelled = model_figure(first, model);
+  const std::optional<double> modelled = model_pair_figure(first, model);
   if (!modelled || !first.bandwidth) {
     return;
   }
@@ -161,6 +140,25 @@ void check_population(const std::vector<PairFigure>& figures,
 }
 
 }  // namespace
+
+std::optional<double> model_pair_figure(const PairFigure& f, const CalibratedModel& model) {
+  if (f.run->verb != PerftestVerb::kWrite || f.run->bidirectional || f.run->qps > 1) {
+    return std::nullopt;
+  }
+  const std::optional<int> nic = models::compute_nic_named(model.system.node, f.device);
+  if (!nic) {
+    return std::nullopt;
+  }
+  models::SystemSpec spec = model.system;
+  spec.nodes = std::max(spec.nodes, 2);
+  const models::Endpoint from{0, *nic, models::kHostMemory};
+  const models::Endpoint to{1, *nic, models::kHostMemory};
+  if (f.bandwidth) {
+    return models::rdma_write_stream(spec, {}, from, to, f.size, f.iterations).average_bytes_per_s *
+           1e-9;
+  }
+  return models::rdma_write_latency_us(spec, {}, from, to, f.size);
+}
 
 std::optional<PairFigure> pair_figure(const PairEvidence& pair) {
   for (const PerftestRun& run : pair.log.output.runs) {

@@ -40,6 +40,10 @@ struct PairFigure {
 // Nothing when the log has no result rows.
 std::optional<PairFigure> pair_figure(const PairEvidence& pair);
 
+// The model's figure for the pair's test: ib_write_bw or ib_write_lat between host buffers over
+// the design's compute NIC of that name, or nothing when the model does not run the test.
+std::optional<double> model_pair_figure(const PairFigure& figure, const CalibratedModel& model);
+
 void check_rdma_pairs(const std::vector<PairEvidence>& pairs,
                       const CalibratedModel& model,
                       std::vector<Finding>& out);

@@ -17,7 +17,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <random>
 #include <set>
 #include <string>
@@ -188,34 +187,47 @@ TEST(ClusterCheck, CableAtHalfRateIsNamedOnceAtTheRdmaLayer) {
   }
 }
 
-// all_reduce_perf of 1 GiB on each ring pair of 8 DGX H100 (node i with node i+1, 8 GPUs each),
-// the time the model's, times 1 + 1% x a normal draw; GPUDirect RDMA off on `gdr_off` (or none).
-std::string nccl_pairs(int gdr_off, std::uint64_t seed) {
+// all_reduce_perf of 1 GiB on each ring pair of 8 DGX H100 (node i with node i+1, 8 GPUs each)
+// into `dir`, the time the model's on the design with `truth`'s GPUDirect settings and `faults`,
+// times 1 + 1% x a normal draw.
+void write_nccl_pairs(const std::string& dir,
+                      const CalibratedModel& truth,
+                      const models::SystemPreparation& faults,
+                      std::uint64_t seed) {
   constexpr int kNodes = 8;
-  constexpr std::int64_t kSize = std::int64_t{1} << 30;
   const std::vector<SyntheticNode> nodes =
       test::healthy_nodes(models::node_preset("dgx-h100"), kNodes);
-  const std::string dir = test::write_cluster(nodes);
-  CalibratedModel healthy{models::scenario::system_from_argument("dgx-h100").system, {}};
-  CalibratedModel faulty = healthy;
-  faulty.system.gdr_off_nodes = {0};
-  Measurement m;
-  m.nodes = 2;
-  m.gpus_per_node = 8;
-  m.size_bytes = kSize;
-  const double healthy_us = predict(healthy, m);
-  const double faulty_us = predict(faulty, m);
+  CalibratedModel placed = truth;
+  placed.system.nodes = kNodes;
   std::mt19937_64 random(seed);
   std::normal_distribution<double> draw(0.0, 1.0);
-  std::filesystem::create_directories(std::filesystem::path(dir) / "nccl");
   for (int a = 0; a < kNodes; ++a) {
     const int b = (a + 1) % kNodes;
-    const double t = (a == gdr_off || b == gdr_off ? faulty_us : healthy_us);
-    const std::string log = test::all_reduce_log(
-        {nodes[static_cast<std::size_t>(a)].name, nodes[static_cast<std::size_t>(b)].name}, 8,
-        kSize, t * (1.0 + 0.01 * draw(random)));
-    std::ofstream(std::filesystem::path(dir) / "nccl" / fmt::format("pair{}.txt", a)) << log;
+    Measurement m;
+    m.nodes = 2;
+    m.gpus_per_node = 8;
+    m.size_bytes = std::int64_t{1} << 30;
+    m.node_ids = {a, b};
+    const double t = predict(placed, m, faults);
+    test::write_file(std::filesystem::path(dir) / "nccl" / fmt::format("pair{}.txt", a),
+                     test::all_reduce_log({nodes[static_cast<std::size_t>(a)].name,
+                                           nodes[static_cast<std::size_t>(b)].name},
+                                          8, m.size_bytes, t * (1.0 + 0.01 * draw(random))));
   }
+}
+
+CalibratedModel dgx_h100(std::vector<int> gdr_off_nodes = {}) {
+  CalibratedModel model{models::scenario::system_from_argument("dgx-h100").system, {}};
+  model.system.gdr_off_nodes = std::move(gdr_off_nodes);
+  return model;
+}
+
+// The ring of nccl pairs alone, GPUDirect RDMA off on `gdr_off` (or none).
+std::string nccl_pairs(int gdr_off, std::uint64_t seed) {
+  const std::string dir =
+      test::write_cluster(test::healthy_nodes(models::node_preset("dgx-h100"), 8));
+  write_nccl_pairs(dir, dgx_h100(gdr_off < 0 ? std::vector<int>{} : std::vector<int>{gdr_off}), {},
+                   seed);
   return dir;
 }
 
@@ -241,6 +253,60 @@ TEST(ClusterCheck, GdrOffOnOneNodeIsNamedOnceAtTheMultiNodeLayer) {
     EXPECT_NE(failed[0].measured.find("all 2 of its runs: pair2 "), std::string::npos)
         << failed[0].measured;
   }
+}
+
+std::vector<const Finding*> ceiling_findings(const CheckReport& report) {
+  std::vector<const Finding*> found;
+  for (const Finding& f : report.findings) {
+    if (f.check == "busbw vs RDMA ceiling") {
+      found.push_back(&f);
+    }
+  }
+  return found;
+}
+
+// GPUDirect RDMA off on node03 with healthy RDMA pairs: perftest in host memory cannot see it, so
+// its two nccl runs fall below the ceiling their pairs imply ("RDMA fine, NCCL slow"), and the
+// others meet it.
+TEST(ClusterCheck, GdrOffIsRdmaFineNcclSlow) {
+  const RdmaCluster cluster(8, {});
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    const std::string dir = cluster.write(seed);
+    write_nccl_pairs(dir, dgx_h100({3}), {}, seed);
+    const CheckReport report = check(dir, "dgx-h100");
+    const std::vector<const Finding*> ceiling = ceiling_findings(report);
+    ASSERT_EQ(ceiling.size(), 8U);
+    std::set<std::string> slow;
+    for (const Finding* f : ceiling) {
+      if (f->verdict == Verdict::kFail) {
+        slow.insert(f->element);
+        EXPECT_NE(f->next.find("RDMA fine, NCCL slow"), std::string::npos) << f->next;
+      } else {
+        EXPECT_EQ(f->verdict, Verdict::kPass) << f->element << ": " << f->next;
+      }
+    }
+    EXPECT_EQ(slow, (std::set<std::string>{"pair2", "pair3"})) << seed;
+  }
+}
+
+// node03's mlx5_5 cable at half rate in both its pairs and its nccl runs: the runs through node03
+// are slower than the design, but their ceiling, with node03.mlx5_5 at its measured rate (and its
+// partners at theirs), explains them, so every run meets it.
+TEST(ClusterCheck, SlowCableExplainsItsNcclRuns) {
+  const models::SystemPreparation cable = test::cable_at("n3.mlx5_5", 0.5);
+  const RdmaCluster cluster(8, cable);
+  const std::string dir = cluster.write(4);
+  write_nccl_pairs(dir, dgx_h100(), cable, 4);
+  const CheckReport report = check(dir, "dgx-h100");
+  const std::vector<const Finding*> ceiling = ceiling_findings(report);
+  ASSERT_EQ(ceiling.size(), 8U);
+  int lowered = 0;
+  for (const Finding* f : ceiling) {
+    EXPECT_EQ(f->verdict, Verdict::kPass)
+        << f->element << ": " << f->measured << " against " << f->expected;
+    lowered += f->expected.find("1 below the design") != std::string::npos ? 1 : 0;
+  }
+  EXPECT_EQ(lowered, 2) << ceiling[2]->expected;  // pair2 and pair3, through node03
 }
 
 // node03's cables of its 6th and 7th compute NICs (rails 5 and 6: mlx5_9 and mlx5_10 on a DGX
