@@ -17,6 +17,7 @@
 #include <numeric>
 #include <optional>
 #include <tuple>
+#include <utility>
 
 namespace railsim::calibrate {
 namespace {
@@ -65,10 +66,28 @@ std::vector<models::scenario::LinkFault> link_faults(const models::System& syste
   return links;
 }
 
+// The node's two cables exchanged in the rail table: an aligned design (NIC i on rail i) is
+// written out as its explicit table first.
+void swap_cables(models::SystemSpec& system, const ElementFault& f) {
+  models::FabricSpec& fabric = system.fabric;
+  if (fabric.rails == models::RailMapping::kAligned) {
+    const auto nics = static_cast<int>(models::compute_nic_indices(system.node).size());
+    std::vector<int> aligned(static_cast<std::size_t>(nics));
+    std::iota(aligned.begin(), aligned.end(), 0);
+    fabric.cabling.assign(static_cast<std::size_t>(system.nodes), aligned);
+    fabric.rails = models::RailMapping::kExplicit;
+  }
+  std::vector<int>& rails = fabric.cabling.at(static_cast<std::size_t>(f.node));
+  std::swap(rails.at(static_cast<std::size_t>(f.nic)),
+            rails.at(static_cast<std::size_t>(f.other_nic)));
+}
+
 // Whether the fault can change the measurement: it lies on the measurement's path.
 bool touches(const ElementFault& f, const Measurement& m) {
   const bool collective = m.kind == MeasurementKind::kCollectiveTime;
-  if (!collective && (f.kind == FaultKind::kGdrOff || f.nic != m.nic)) {
+  const bool its_nic =
+      f.nic == m.nic || (f.kind == FaultKind::kCablesSwapped && f.other_nic == m.nic);
+  if (!collective && (f.kind == FaultKind::kGdrOff || !its_nic)) {
     return false;  // perftest runs in host memory, over its own NIC
   }
   if (m.node_ids.empty()) {
@@ -161,6 +180,7 @@ Explanation fit_scale(const Context& c, ElementFault f, double lo, double hi) {
 std::vector<ElementFault> fault_space(const models::SystemSpec& system,
                                       const DiagnosisOptions& options) {
   const int nics = static_cast<int>(models::compute_nic_indices(system.node).size());
+  const bool swappable = system.fabric.rails != models::RailMapping::kMisaligned;
   std::vector<ElementFault> space;
   for (int node = 0; node < system.nodes; ++node) {
     for (int nic = 0; nic < nics; ++nic) {
@@ -170,6 +190,9 @@ std::vector<ElementFault> fault_space(const models::SystemSpec& system,
         }
       }
       space.push_back({FaultKind::kNicDown, node, nic, 1.0});
+      for (int other = nic + 1; other < nics && swappable; ++other) {
+        space.push_back({FaultKind::kCablesSwapped, node, nic, 1.0, other});
+      }
     }
     space.push_back({FaultKind::kGdrOff, node, 0, 1.0});
   }
@@ -177,7 +200,8 @@ std::vector<ElementFault> fault_space(const models::SystemSpec& system,
 }
 
 bool same_element(const ElementFault& a, const ElementFault& b) {
-  return a.kind == b.kind && a.node == b.node && (a.kind == FaultKind::kGdrOff || a.nic == b.nic);
+  return a.kind == b.kind && a.node == b.node &&
+         (a.kind == FaultKind::kGdrOff || (a.nic == b.nic && a.other_nic == b.other_nic));
 }
 
 // The interval around a grid scale the fit searches: to the neighbouring grid scales.
@@ -212,6 +236,8 @@ FaultedDesign with_faults(const CalibratedModel& design, const std::vector<Eleme
   for (const ElementFault& f : faults) {
     if (f.kind == FaultKind::kGdrOff) {
       faulty.model.system.gdr_off_nodes.push_back(f.node);
+    } else if (f.kind == FaultKind::kCablesSwapped) {
+      swap_cables(faulty.model.system, f);
     } else {
       on_links.push_back(f);
     }
@@ -242,6 +268,9 @@ std::string fault_name(const ElementFault& f,
   if (f.kind == FaultKind::kNicDown) {
     return nic + " down";
   }
+  if (f.kind == FaultKind::kCablesSwapped) {
+    return fmt::format("{} and {} cables swapped", nic, nic_of(node, f.other_nic).name);
+  }
   return fmt::format("{} {} at {:.0f}%", nic, f.kind == FaultKind::kNicPort ? "port" : "PCIe",
                      100.0 * f.scale);
 }
@@ -256,6 +285,9 @@ std::string fault_next_step(const ElementFault& f) {
     case FaultKind::kNicDown:
       return "the port's state (ibstat: State Active, Physical state LinkUp) and NCCL_DEBUG=INFO's "
              "list of NICs";
+    case FaultKind::kCablesSwapped:
+      return "which leaf each of the two ports is cabled to (ibnetdiscover, or the cable labels) "
+             "against the design's rails";
     case FaultKind::kGdrOff:
       return "GPUDirect RDMA on the node (nvidia-peermem loaded; NCCL_DEBUG=INFO shows GDRDMA on "
              "its NICs)";
@@ -266,6 +298,9 @@ std::string fault_next_step(const ElementFault& f) {
 std::vector<std::string> fault_entries(const ElementFault& f, const models::SystemSpec& system) {
   if (f.kind == FaultKind::kGdrOff) {
     return {fmt::format(R"({{"gdr_off_node": {}}})", f.node)};
+  }
+  if (f.kind == FaultKind::kCablesSwapped) {
+    return {};
   }
   sim::Simulator simulator;
   sim::FlowNetwork network(simulator);

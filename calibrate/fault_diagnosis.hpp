@@ -6,7 +6,9 @@
 //   - a compute NIC's port (its cable to the leaf, both directions) at a reduced rate;
 //   - a compute NIC's PCIe link trained down (a lower generation or fewer lanes);
 //   - a compute NIC down (NCCL then runs on the node's other NICs);
-//   - GPUDirect RDMA off on a node.
+//   - GPUDirect RDMA off on a node;
+//   - two of a node's cables swapped between their leaves (each port on the other's rail, so
+//     traffic on both rails crosses a spine), where the design's rails are aligned or explicit.
 // A fault changes only the measurements that run through it: an RDMA pair through its own
 // NIC's elements, a collective through those of its nodes; perftest in host memory does not use
 // GPUDirect RDMA. So the sweep costs the faults times the few measurements each one touches, not
@@ -30,16 +32,18 @@
 
 namespace railsim::calibrate {
 
-enum class FaultKind { kNicPort, kNicPcie, kNicDown, kGdrOff };
+enum class FaultKind { kNicPort, kNicPcie, kNicDown, kGdrOff, kCablesSwapped };
 
 struct ElementFault {
   FaultKind kind = FaultKind::kNicPort;
   int node = 0;
   int nic = 0;         // the compute NIC; unused for kGdrOff
   double scale = 1.0;  // the fraction of its rate the link keeps (kNicPort, kNicPcie)
+  int other_nic = 0;   // kCablesSwapped: the compute NIC whose cable `nic`'s is swapped with
 };
 
-// "n3.mlx5_5 port at 50%", "n3.mlx5_5 PCIe at 25%", "n3.mlx5_5 down", "n3 GPUDirect RDMA off";
+// "n3.mlx5_5 port at 50%", "n3.mlx5_5 PCIe at 25%", "n3.mlx5_5 down", "n3 GPUDirect RDMA off",
+// "n3.mlx5_9 and mlx5_10 cables swapped";
 // with `hosts` (what the cluster calls node i), "node03.mlx5_5 port at 50%".
 std::string fault_name(const ElementFault& fault,
                        const models::NodeSpec& node,
@@ -50,7 +54,8 @@ std::string fault_next_step(const ElementFault& fault);
 
 // The fault as entries of a faults array (docs/scenarios.md, `railsim step --faults`), in JSON
 // text, so that a what-if run can reproduce it: link faults for the port and PCIe, a
-// {"gdr_off_node": N} entry for GPUDirect RDMA.
+// {"gdr_off_node": N} entry for GPUDirect RDMA; none for swapped cables, which are a change of
+// the system file's /system/fabric/cabling instead.
 std::vector<std::string> fault_entries(const ElementFault& fault, const models::SystemSpec& system);
 
 // The design with faults in: GPUDirect RDMA switched off in the model's spec, link faults applied

@@ -60,8 +60,10 @@ std::string text_report(const DiagnosisView& view, int top) {
         }
       }
     }
-    text += "as a faults file (railsim step --faults), with the design:\n  {\"faults\": [\n";
-    text += fmt::format("    {}\n  ]}}\n", fmt::join(view.entries(first), ",\n    "));
+    if (const std::vector<std::string> entries = view.entries(first); !entries.empty()) {
+      text += "as a faults file (railsim step --faults), with the design:\n  {\"faults\": [\n";
+      text += fmt::format("    {}\n  ]}}\n", fmt::join(entries, ",\n    "));
+    }
   }
   text += fmt::format(
       "\nmeasured against the first explanation, where it differs from the design:\n"
@@ -138,7 +140,7 @@ int run_diagnose(const std::vector<std::string>& args, std::ostream& out) {
   if (!parse_command_line(args, options, positional,
                           "Ranks the faults that make the design reproduce a cluster's "
                           "measurements: a NIC's port or PCIe link slow, a NIC down, GPUDirect "
-                          "RDMA off, and pairs of them.",
+                          "RDMA off, two cables swapped, and pairs of them.",
                           out, vm)) {
     return 0;
   }

@@ -19,8 +19,10 @@
 #include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <map>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace railsim::calibrate {
@@ -77,6 +79,13 @@ MeasurementSet measure(const ElementFault& fault, bool healthy, std::uint64_t se
   models::SystemPreparation prepare;
   if (!healthy && fault.kind == FaultKind::kGdrOff) {
     truth.system.gdr_off_nodes = {fault.node};
+  } else if (!healthy && fault.kind == FaultKind::kCablesSwapped) {
+    truth.system.fabric.rails = models::RailMapping::kExplicit;
+    truth.system.fabric.cabling.assign(kNodes, {0, 1, 2, 3, 4, 5, 6, 7});
+    std::swap(truth.system.fabric.cabling[static_cast<std::size_t>(fault.node)]
+                                         [static_cast<std::size_t>(fault.nic)],
+              truth.system.fabric.cabling[static_cast<std::size_t>(fault.node)]
+                                         [static_cast<std::size_t>(fault.other_nic)]);
   } else if (!healthy) {
     prepare = injected(fault);
   }
@@ -138,7 +147,9 @@ bool names(const Explanation& e, const ElementFault& f) {
   }
   const ElementFault& g = e.faults[0];
   const bool rate = f.kind == FaultKind::kNicPort || f.kind == FaultKind::kNicPcie;
-  return g.kind == f.kind && g.node == f.node && (f.kind == FaultKind::kGdrOff || g.nic == f.nic) &&
+  return g.kind == f.kind && g.node == f.node &&
+         (f.kind == FaultKind::kGdrOff || (g.nic == f.nic && (f.kind != FaultKind::kCablesSwapped ||
+                                                              g.other_nic == f.other_nic))) &&
          (!rate || std::abs(g.scale / f.scale - 1.0) < 0.05);
 }
 
@@ -146,16 +157,39 @@ bool names(const Explanation& e, const ElementFault& f) {
 ElementFault random_fault(std::uint64_t seed) {
   std::mt19937_64 random(seed * 7919);
   const std::vector<FaultKind> kinds = {FaultKind::kNicPort, FaultKind::kNicPcie,
-                                        FaultKind::kNicDown, FaultKind::kGdrOff};
+                                        FaultKind::kNicDown, FaultKind::kGdrOff,
+                                        FaultKind::kCablesSwapped};
   ElementFault f;
   f.kind = kinds[std::uniform_int_distribution<std::size_t>(0, kinds.size() - 1)(random)];
   f.node = std::uniform_int_distribution<int>(0, kNodes - 1)(random);
   f.nic = std::uniform_int_distribution<int>(0, kRails - 1)(random);
+  // Swapped cables: another NIC of the node, the pair written lower first as diagnose names it.
+  const int other = std::uniform_int_distribution<int>(0, kRails - 2)(random);
+  f.other_nic = other >= f.nic ? other + 1 : other;
+  if (f.other_nic < f.nic) {
+    std::swap(f.nic, f.other_nic);
+  }
   // PCIe: one generation or half the lanes (50%), or both (25%); a cable anywhere from 30 to 80%.
   f.scale = f.kind == FaultKind::kNicPcie
                 ? (std::uniform_int_distribution<int>(0, 1)(random) == 0 ? 0.5 : 0.25)
                 : std::uniform_real_distribution<double>(0.3, 0.8)(random);
   return f;
+}
+
+std::string kind_label(FaultKind kind) {
+  switch (kind) {
+    case FaultKind::kNicPort:
+      return "cable";
+    case FaultKind::kNicPcie:
+      return "PCIe";
+    case FaultKind::kNicDown:
+      return "NIC-down";
+    case FaultKind::kGdrOff:
+      return "GDR-off";
+    case FaultKind::kCablesSwapped:
+      return "swapped";
+  }
+  return "";
 }
 
 TEST(FaultDiagnosis, InjectedFaultIsRankedFirstInAtLeast45Of50SeededCases) {
@@ -166,8 +200,10 @@ TEST(FaultDiagnosis, InjectedFaultIsRankedFirstInAtLeast45Of50SeededCases) {
   const models::NodeSpec node = design().system.node;
   int first = 0;
   std::string misses;
+  std::map<std::string, int> kinds;  // the fault kinds drawn, for the record
   for (std::uint64_t seed = 1; seed <= 50; ++seed) {
     const ElementFault fault = random_fault(seed);
+    ++kinds[kind_label(fault.kind)];
     const Diagnosis d = diagnose(design(), measure(fault, false, seed));
     const std::vector<const Explanation*> group = first_group(d);
     if (std::any_of(group.begin(), group.end(),
@@ -180,7 +216,11 @@ TEST(FaultDiagnosis, InjectedFaultIsRankedFirstInAtLeast45Of50SeededCases) {
     }
   }
   EXPECT_GE(first, 45) << misses;
-  std::cout << "injected fault first in " << first << " of 50 cases" << misses << "\n";
+  std::cout << "injected fault first in " << first << " of 50 cases; kinds drawn:";
+  for (const auto& [kind, n] : kinds) {
+    std::cout << " " << kind << " " << n;
+  }
+  std::cout << misses << "\n";
 }
 
 TEST(FaultDiagnosis, DesignWithoutFaultIsFirstOnHealthyClusters) {
