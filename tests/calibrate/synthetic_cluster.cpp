@@ -73,7 +73,8 @@ std::vector<ModelledPair> model_rdma_pairs(const models::SystemSpec& system,
   std::vector<ModelledPair> pairs;
   const std::vector<int> compute = models::compute_nic_indices(spec.node);
   for (int rail = 0; rail < static_cast<int>(compute.size()); ++rail) {
-    const models::Nic& nic = spec.node.nics[static_cast<std::size_t>(compute[rail])];
+    const models::Nic& nic =
+        spec.node.nics[static_cast<std::size_t>(compute[static_cast<std::size_t>(rail)])];
     for (int a = 0; a < (nodes == 2 ? 1 : nodes); ++a) {  // two nodes make one pair
       const int b = (a + 1) % nodes;
       const models::Endpoint from{a, rail, models::kHostMemory};

@@ -1,0 +1,80 @@
+// File: bench/diagnosis_bench.cpp
+// railsim diagnose's fault sweep on DGX H100 clusters of 4, 8 and 16 nodes, on one thread:
+// the measurements are ib_write_bw at 8 MiB and ib_write_lat at 2 B on every rail between ring
+// neighbours and a 1 GiB all_reduce_perf on 2 x 8 GPUs of the same pairs, made by the model with
+// one cable at half rate (node 1's first compute NIC). Reports the explanations evaluated; the
+// cost should grow with nodes x NICs (the candidates) times the few measurements each touches.
+// docs/performance.md has the figures.
+#include "calibrate/fault_diagnosis.hpp"
+#include "calibrate/measurements.hpp"
+#include "models/scenario/system_file.hpp"
+
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+
+namespace railsim::bench {
+namespace {
+
+calibrate::CalibratedModel cluster(int nodes) {
+  calibrate::CalibratedModel model{models::scenario::system_from_argument("dgx-h100").system, {}};
+  model.system.nodes = nodes;
+  return model;
+}
+
+calibrate::MeasurementSet measurements(const calibrate::CalibratedModel& design) {
+  const calibrate::FaultedDesign truth =
+      calibrate::with_faults(design, {{calibrate::FaultKind::kNicPort, 1, 0, 0.5}});
+  const auto rails = static_cast<int>(models::compute_nic_indices(design.system.node).size());
+  calibrate::MeasurementSet set;
+  const auto add = [&](calibrate::Measurement m) {
+    m.measured = calibrate::predict(truth.model, m, truth.prepare);
+    set.rows.push_back(std::move(m));
+  };
+  for (int a = 0; a < design.system.nodes; ++a) {
+    const int b = (a + 1) % design.system.nodes;
+    for (int rail = 0; rail < rails; ++rail) {
+      calibrate::Measurement bw;
+      bw.kind = calibrate::MeasurementKind::kRdmaBandwidth;
+      bw.size_bytes = std::int64_t{8} << 20;
+      bw.iterations = 5000;
+      bw.node_ids = {a, b};
+      bw.nic = rail;
+      add(bw);
+      calibrate::Measurement lat = bw;
+      lat.kind = calibrate::MeasurementKind::kRdmaLatency;
+      lat.size_bytes = 2;
+      add(lat);
+    }
+    calibrate::Measurement all_reduce;
+    all_reduce.nodes = 2;
+    all_reduce.gpus_per_node = 8;
+    all_reduce.size_bytes = std::int64_t{1} << 30;
+    all_reduce.node_ids = {a, b};
+    add(all_reduce);
+  }
+  return set;
+}
+
+// NOLINTNEXTLINE(readability-identifier-naming): Google Benchmark's BM_ naming.
+void BM_Diagnose(benchmark::State& state) {
+  const calibrate::CalibratedModel design = cluster(static_cast<int>(state.range(0)));
+  const calibrate::MeasurementSet set = measurements(design);
+  calibrate::DiagnosisOptions options;
+  options.jobs = 1;
+  int evaluated = 0;
+  for (auto _ : state) {
+    const calibrate::Diagnosis d = calibrate::diagnose(design, set, options);
+    evaluated = d.candidates;
+    benchmark::DoNotOptimize(d.ranked.data());
+  }
+  state.counters["measurements"] = static_cast<double>(set.rows.size());
+  state.counters["explanations"] = evaluated;
+}
+
+BENCHMARK(BM_Diagnose)->Arg(4)->Arg(8)->Arg(16)->Unit(benchmark::kSecond)->Iterations(1);
+
+}  // namespace
+}  // namespace railsim::bench
+
+BENCHMARK_MAIN();
