@@ -7,6 +7,7 @@
 #include "sim/input_error.hpp"
 #include "tools/command.hpp"
 #include "tools/command_line.hpp"
+#include "tools/parallel_runs.hpp"
 #include "tools/profile_option.hpp"
 #include "tools/step_evaluation.hpp"
 #include "tools/step_report.hpp"
@@ -15,9 +16,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <oneapi/tbb/info.h>
-#include <oneapi/tbb/parallel_for.h>
-#include <oneapi/tbb/task_arena.h>
 #include <optional>
 
 namespace railsim::tools {
@@ -80,18 +78,15 @@ std::vector<LinkCost> rank_links(const StepScenario& scenario,
   }
   std::vector<LinkCost> costs(candidates.size());
   const StepScenario base = healthy(scenario);
-  tbb::task_arena arena(jobs);
-  arena.execute([&] {
-    tbb::parallel_for(std::size_t{0}, candidates.size(), [&](std::size_t i) {
-      StepScenario degraded = base;
-      sc::LinkFault fault;
-      fault.link = healthy_run.link_names[candidates[i]];
-      fault.rate_scale = scale;
-      fault.json_pointer = "--rank-links";
-      degraded.faults.links.push_back(fault);
-      costs[i].link = fault.link;
-      costs[i].step_time = run_step_scenario(degraded).result.step_time;
-    });
+  run_parallel(candidates.size(), jobs, [&](std::size_t i) {
+    StepScenario degraded = base;
+    sc::LinkFault fault;
+    fault.link = healthy_run.link_names[candidates[i]];
+    fault.rate_scale = scale;
+    fault.json_pointer = "--rank-links";
+    degraded.faults.links.push_back(fault);
+    costs[i].link = fault.link;
+    costs[i].step_time = run_step_scenario(degraded).result.step_time;
   });
   // Costliest first; ties in link order, so the ranking does not depend on the thread count.
   std::stable_sort(costs.begin(), costs.end(),
@@ -174,8 +169,7 @@ int run_step_command(const std::vector<std::string>& args, std::ostream& out) {
   }
   if (vm.count("rank-links") != 0) {
     report.link_scale = link_scale;
-    report.link_costs = rank_links(scenario, healthy_run, link_scale,
-                                   jobs > 0 ? jobs : tbb::info::default_concurrency());
+    report.link_costs = rank_links(scenario, healthy_run, link_scale, jobs);
   }
   if (format == "json") {
     print_step_json(out, scenario.workload, report);
