@@ -60,11 +60,9 @@ calibrate::MeasurementSet measurements(const calibrate::CalibratedModel& design)
 void BM_Diagnose(benchmark::State& state) {
   const calibrate::CalibratedModel design = cluster(static_cast<int>(state.range(0)));
   const calibrate::MeasurementSet set = measurements(design);
-  calibrate::DiagnosisOptions options;
-  options.jobs = 1;
   int evaluated = 0;
   for (auto _ : state) {
-    const calibrate::Diagnosis d = calibrate::diagnose(design, set, options);
+    const calibrate::Diagnosis d = calibrate::diagnose(design, set);  // on this thread
     evaluated = d.candidates;
     benchmark::DoNotOptimize(d.ranked.data());
   }

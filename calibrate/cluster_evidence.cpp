@@ -362,12 +362,17 @@ std::optional<std::string> NcclEvidence::env_value(const std::string& name) cons
 }
 
 const NodeEvidence* ClusterEvidence::node(const std::string& name) const {
-  for (const NodeEvidence& n : nodes) {
-    if (n.name == name) {
-      return &n;
+  const std::optional<int> i = node_index(name);
+  return i ? &nodes[static_cast<std::size_t>(*i)] : nullptr;
+}
+
+std::optional<int> ClusterEvidence::node_index(const std::string& name) const {
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    if (nodes[i].name == name) {
+      return static_cast<int>(i);
     }
   }
-  return nullptr;
+  return std::nullopt;
 }
 
 ClusterEvidence read_cluster_evidence(const std::string& path) {

@@ -70,6 +70,9 @@ struct ClusterEvidence {
 
   // The node of that name, or nullptr.
   const NodeEvidence* node(const std::string& name) const;
+
+  // Its index in `nodes` (the system node it stands for), or nothing.
+  std::optional<int> node_index(const std::string& name) const;
 };
 
 // A path ending in ".json" is a manifest, anything else a directory. Throws sim::InputError

@@ -12,15 +12,6 @@
 namespace railsim::calibrate {
 namespace {
 
-std::optional<int> node_index(const ClusterEvidence& evidence, const std::string& name) {
-  for (std::size_t i = 0; i < evidence.nodes.size(); ++i) {
-    if (evidence.nodes[i].name == name) {
-      return static_cast<int>(i);
-    }
-  }
-  return std::nullopt;
-}
-
 // Moves `part`'s rows into `set` with the placement `place_row` gives them.
 template <typename Place>
 void add_placed(MeasurementSet& part, MeasurementSet& set, Place place_row) {
@@ -36,8 +27,8 @@ void add_placed(MeasurementSet& part, MeasurementSet& set, Place place_row) {
 MeasurementSet cluster_measurements(const ClusterEvidence& evidence, const models::NodeSpec& node) {
   MeasurementSet set;
   for (const PairEvidence& pair : evidence.pairs) {
-    const std::optional<int> a = node_index(evidence, pair.node_a);
-    const std::optional<int> b = node_index(evidence, pair.node_b);
+    const std::optional<int> a = evidence.node_index(pair.node_a);
+    const std::optional<int> b = evidence.node_index(pair.node_b);
     const std::optional<int> nic = models::compute_nic_named(node, pair.device);
     if (!a || !b || !nic) {
       set.notes.push_back(
@@ -57,7 +48,7 @@ MeasurementSet cluster_measurements(const ClusterEvidence& evidence, const model
     std::vector<int> nodes;
     nodes.reserve(log.nodes.size());
     for (const std::string& name : log.nodes) {
-      if (const std::optional<int> i = node_index(evidence, name)) {
+      if (const std::optional<int> i = evidence.node_index(name)) {
         nodes.push_back(*i);
       }
     }
@@ -68,12 +59,7 @@ MeasurementSet cluster_measurements(const ClusterEvidence& evidence, const model
     }
     MeasurementSet part;
     add_nccl_tests(log.log.output, log.log.file, part);
-    add_placed(part, set, [&](Measurement& m) {
-      m.nodes = static_cast<int>(nodes.size());
-      m.gpus_per_node = static_cast<int>(log.gpus.size());
-      m.node_ids = nodes;
-      m.gpu_ids = log.gpus;
-    });
+    add_placed(part, set, [&](Measurement& m) { place_collective(m, nodes, log.gpus); });
   }
   return set;
 }

@@ -8,8 +8,6 @@
 #include "sim/simulator.hpp"
 
 #include <fmt/format.h>
-#include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <cmath>
@@ -35,22 +33,42 @@ constexpr int kFitIterations = 16;
 // noise is of that order (perftest's run-to-run spread is ~0.5%, nccl-tests' ~1%).
 constexpr double kEquivalentLogError = 0.01;
 
-bool is_rate(FaultKind kind) { return kind == FaultKind::kNicPort || kind == FaultKind::kNicPcie; }
+bool is_rate(FaultKind kind) {
+  return kind == FaultKind::kNicPort || kind == FaultKind::kNicPcie ||
+         kind == FaultKind::kSwitchCable;
+}
 
 const models::Nic& nic_of(const models::NodeSpec& node, int compute_nic) {
   return node.nics.at(static_cast<std::size_t>(
       models::compute_nic_indices(node).at(static_cast<std::size_t>(compute_nic))));
 }
 
-// The links a port, PCIe or down fault changes, as the system names them.
+// Both directions of the cable whose upward link is named `up`.
+std::pair<std::string, std::string> cable_names(const models::System& system,
+                                                const sim::FlowNetwork& network,
+                                                const std::string& up) {
+  for (std::uint32_t l = 0; l < network.link_count(); ++l) {
+    const sim::LinkId link{l};
+    if (network.link(link).name == up) {
+      return {up, network.link(system.cable_of(link).second).name};
+    }
+  }
+  throw sim::InputError(fmt::format("the system has no cable {}", up));
+}
+
+// The links a port, PCIe, cable or down fault changes, as the system names them.
 std::vector<models::scenario::LinkFault> link_faults(const models::System& system,
+                                                     const sim::FlowNetwork& network,
                                                      const ElementFault& f) {
-  const models::Nic& nic = nic_of(system.spec().node, f.nic);
   std::string up;
   std::string down;
-  if (f.kind == FaultKind::kNicPcie) {
+  if (f.kind == FaultKind::kSwitchCable) {
+    std::tie(up, down) = cable_names(system, network, f.cable);
+  } else if (f.kind == FaultKind::kNicPcie) {
+    const models::Nic& nic = nic_of(system.spec().node, f.nic);
     std::tie(up, down) = models::pcie_link_names(system.spec().node, f.node, nic.name);
   } else {
+    const models::Nic& nic = nic_of(system.spec().node, f.nic);
     const std::string port = fmt::format("n{}.{}", f.node, nic.name);
     const std::string leaf = fmt::format("leaf{}", system.leaf_of(f.node, f.nic));
     up = port + ">" + leaf;
@@ -82,8 +100,15 @@ void swap_cables(models::SystemSpec& system, const ElementFault& f) {
             rails.at(static_cast<std::size_t>(f.other_nic)));
 }
 
-// Whether the fault can change the measurement: it lies on the measurement's path.
-bool touches(const ElementFault& f, const Measurement& m) {
+// Whether the fault can change the measurement: it lies on the measurement's path. `crossed`:
+// the switch cables the measurement's traffic crosses in the design (predict's).
+bool touches(const ElementFault& f, const Measurement& m, const std::vector<std::string>& crossed) {
+  if (f.kind == FaultKind::kSwitchCable) {
+    return std::binary_search(crossed.begin(), crossed.end(), f.cable);
+  }
+  if (f.kind == FaultKind::kFewerUplinks || f.kind == FaultKind::kStaticEcmp) {
+    return !crossed.empty();
+  }
   const bool collective = m.kind == MeasurementKind::kCollectiveTime;
   const bool its_nic =
       f.nic == m.nic || (f.kind == FaultKind::kCablesSwapped && f.other_nic == m.nic);
@@ -99,7 +124,7 @@ bool touches(const ElementFault& f, const Measurement& m) {
 // A NIC down cannot have carried an RDMA pair that was measured over it.
 bool contradicted(const ElementFault& f, const Measurement& m) {
   return f.kind == FaultKind::kNicDown && m.kind != MeasurementKind::kCollectiveTime &&
-         touches({FaultKind::kNicPort, f.node, f.nic, 1.0}, m);
+         touches({FaultKind::kNicPort, f.node, f.nic, 1.0}, m, {});
 }
 
 double log_error(double measured, double predicted) {
@@ -111,6 +136,7 @@ struct Context {
   const CalibratedModel& model;
   const std::vector<Measurement>& measurements;
   const std::vector<double>& healthy;
+  const std::vector<std::vector<std::string>>& crossed;  // per measurement, as predict gives
 };
 
 Explanation explain(const Context& c, std::vector<ElementFault> faults) {
@@ -124,7 +150,7 @@ Explanation explain(const Context& c, std::vector<ElementFault> faults) {
       return e;
     }
     if (std::none_of(e.faults.begin(), e.faults.end(),
-                     [&m](const ElementFault& f) { return touches(f, m); })) {
+                     [&](const ElementFault& f) { return touches(f, m, c.crossed[i]); })) {
       continue;  // the design's own prediction stands
     }
     try {
@@ -140,12 +166,18 @@ Explanation explain(const Context& c, std::vector<ElementFault> faults) {
   return e;
 }
 
-// Runs `work(i)` for i in [0, count) on the options' threads; results go by index, so the
-// outcome does not depend on the threads.
-template <typename Work>
-void for_each_index(std::size_t count, int jobs, Work work) {
-  tbb::task_arena arena(jobs > 0 ? jobs : tbb::task_arena::automatic);
-  arena.execute([&] { tbb::parallel_for(std::size_t{0}, count, work); });
+// Runs `work(i)` for i in [0, count) with the options' loop; results go by index, so the
+// outcome does not depend on its order or threads.
+void for_each_index(std::size_t count,
+                    const DiagnosisOptions& options,
+                    const std::function<void(std::size_t)>& work) {
+  if (options.for_each) {
+    options.for_each(count, work);
+    return;
+  }
+  for (std::size_t i = 0; i < count; ++i) {
+    work(i);
+  }
 }
 
 // Golden-section search of the scale in [lo, hi] that minimises the single fault's SSE.
@@ -177,7 +209,9 @@ Explanation fit_scale(const Context& c, ElementFault f, double lo, double hi) {
   return e1.sse <= e2.sse ? e1 : e2;
 }
 
+// `cables`: the switch cables some measurement crosses, sorted.
 std::vector<ElementFault> fault_space(const models::SystemSpec& system,
+                                      const std::vector<std::string>& cables,
                                       const DiagnosisOptions& options) {
   const int nics = static_cast<int>(models::compute_nic_indices(system.node).size());
   const bool swappable = system.fabric.rails != models::RailMapping::kMisaligned;
@@ -196,11 +230,25 @@ std::vector<ElementFault> fault_space(const models::SystemSpec& system,
     }
     space.push_back({FaultKind::kGdrOff, node, 0, 1.0});
   }
+  for (const std::string& cable : cables) {
+    for (const double scale : options.scales) {
+      space.push_back({FaultKind::kSwitchCable, 0, 0, scale, 0, cable});
+    }
+  }
+  if (!cables.empty()) {
+    // A leaf left without an uplink is no candidate: explain() finds the system impossible.
+    for (const double kept : {0.5, 0.25}) {
+      space.push_back({FaultKind::kFewerUplinks, 0, 0, kept});
+    }
+    if (system.fabric.routing == models::Routing::kAdaptive) {
+      space.push_back({FaultKind::kStaticEcmp});
+    }
+  }
   return space;
 }
 
 bool same_element(const ElementFault& a, const ElementFault& b) {
-  return a.kind == b.kind && a.node == b.node &&
+  return a.kind == b.kind && a.node == b.node && a.cable == b.cable &&
          (a.kind == FaultKind::kGdrOff || (a.nic == b.nic && a.other_nic == b.other_nic));
 }
 
@@ -238,6 +286,10 @@ FaultedDesign with_faults(const CalibratedModel& design, const std::vector<Eleme
       faulty.model.system.gdr_off_nodes.push_back(f.node);
     } else if (f.kind == FaultKind::kCablesSwapped) {
       swap_cables(faulty.model.system, f);
+    } else if (f.kind == FaultKind::kFewerUplinks) {
+      faulty.model.system.fabric.oversubscription /= f.scale;
+    } else if (f.kind == FaultKind::kStaticEcmp) {
+      faulty.model.system.fabric.routing = models::Routing::kEcmp;
     } else {
       on_links.push_back(f);
     }
@@ -246,7 +298,7 @@ FaultedDesign with_faults(const CalibratedModel& design, const std::vector<Eleme
     faulty.prepare = [on_links](models::System& system, sim::FlowNetwork& network) {
       models::scenario::SystemFile file{"", system.spec(), {}, "railsim diagnose"};
       for (const ElementFault& f : on_links) {
-        const std::vector<models::scenario::LinkFault> links = link_faults(system, f);
+        const std::vector<models::scenario::LinkFault> links = link_faults(system, network, f);
         file.faults.insert(file.faults.end(), links.begin(), links.end());
       }
       models::scenario::apply_faults(file, system, network);
@@ -263,6 +315,15 @@ std::string fault_name(const ElementFault& f,
                                : fmt::format("n{}", f.node);
   if (f.kind == FaultKind::kGdrOff) {
     return host + " GPUDirect RDMA off";
+  }
+  if (f.kind == FaultKind::kSwitchCable) {
+    return fmt::format("cable {} at {:.0f}%", f.cable, 100.0 * f.scale);
+  }
+  if (f.kind == FaultKind::kFewerUplinks) {
+    return fmt::format("leaf uplinks at {:.0f}% of the design's", 100.0 * f.scale);
+  }
+  if (f.kind == FaultKind::kStaticEcmp) {
+    return "static ECMP instead of adaptive routing";
   }
   const std::string nic = fmt::format("{}.{}", host, nic_of(node, f.nic).name);
   if (f.kind == FaultKind::kNicDown) {
@@ -291,6 +352,16 @@ std::string fault_next_step(const ElementFault& f) {
     case FaultKind::kGdrOff:
       return "GPUDirect RDMA on the node (nvidia-peermem loaded; NCCL_DEBUG=INFO shows GDRDMA on "
              "its NICs)";
+    case FaultKind::kSwitchCable:
+      return "both ends' port counters and rate (perfquery -x on the two switch ports: symbol "
+             "and link recovery errors; ibnetdiscover or ibdiagnet for the link's width and "
+             "speed), then reseat or replace the cable";
+    case FaultKind::kFewerUplinks:
+      return "the cables in service between each leaf and the spines (ibnetdiscover, or the "
+             "switches' port states) against the design's uplinks";
+    case FaultKind::kStaticEcmp:
+      return "whether the switches route adaptively (the subnet manager's routing engine and "
+             "adaptive-routing settings; ibdiagnet's routing report)";
   }
   return "";
 }
@@ -299,14 +370,15 @@ std::vector<std::string> fault_entries(const ElementFault& f, const models::Syst
   if (f.kind == FaultKind::kGdrOff) {
     return {fmt::format(R"({{"gdr_off_node": {}}})", f.node)};
   }
-  if (f.kind == FaultKind::kCablesSwapped) {
+  if (f.kind == FaultKind::kCablesSwapped || f.kind == FaultKind::kFewerUplinks ||
+      f.kind == FaultKind::kStaticEcmp) {
     return {};
   }
   sim::Simulator simulator;
   sim::FlowNetwork network(simulator);
   const models::System built(system, network);
   std::vector<std::string> entries;
-  for (const models::scenario::LinkFault& link : link_faults(built, f)) {
+  for (const models::scenario::LinkFault& link : link_faults(built, network, f)) {
     entries.push_back(link.down ? fmt::format(R"({{"link": "{}", "down": true}})", link.link)
                                 : fmt::format(R"({{"link": "{}", "rate_scale": {:.3f}}})",
                                               link.link, link.rate_scale));
@@ -320,20 +392,24 @@ Diagnosis diagnose(const CalibratedModel& model,
   Diagnosis d;
   d.notes = set.notes;
   // The design's own prediction of each measurement; one it cannot run is set aside.
-  std::vector<std::optional<double>> design(set.rows.size());
+  std::vector<std::optional<double>> as_designed(set.rows.size());
+  std::vector<std::vector<std::string>> crossed_by_row(set.rows.size());
   std::vector<std::string> why(set.rows.size());
-  for_each_index(set.rows.size(), options.jobs, [&](std::size_t i) {
+  for_each_index(set.rows.size(), options, [&](std::size_t i) {
     try {
-      design[i] = predict(model, set.rows[i]);
+      as_designed[i] = predict(model, set.rows[i], {}, &crossed_by_row[i]);
     } catch (const sim::InputError& e) {
       why[i] = e.what();
     }
   });
-  std::vector<double> healthy;
+  std::vector<std::vector<std::string>> crossed;
+  std::vector<std::string> cables;
   for (std::size_t i = 0; i < set.rows.size(); ++i) {
-    if (design[i]) {
+    if (as_designed[i]) {
       d.measurements.push_back(set.rows[i]);
-      healthy.push_back(*design[i]);
+      d.design.push_back(*as_designed[i]);
+      cables.insert(cables.end(), crossed_by_row[i].begin(), crossed_by_row[i].end());
+      crossed.push_back(std::move(crossed_by_row[i]));
     } else {
       d.notes.push_back(fmt::format("{}: not used: {}", set.rows[i].source, why[i]));
     }
@@ -345,11 +421,13 @@ Diagnosis diagnose(const CalibratedModel& model,
                                             "measurements ({} set aside, the first {})",
                                             d.notes.size(), d.notes.front()));
   }
-  const Context c{model, d.measurements, healthy};
+  const Context c{model, d.measurements, d.design, crossed};
+  std::sort(cables.begin(), cables.end());
+  cables.erase(std::unique(cables.begin(), cables.end()), cables.end());
 
-  const std::vector<ElementFault> space = fault_space(model.system, options);
+  const std::vector<ElementFault> space = fault_space(model.system, cables, options);
   std::vector<Explanation> singles(space.size());
-  for_each_index(space.size(), options.jobs,
+  for_each_index(space.size(), options,
                  [&](std::size_t i) { singles[i] = explain(c, {space[i]}); });
   // The best scale of each element (fault_space lists an element's scales one after another),
   // best elements first.
@@ -367,7 +445,7 @@ Diagnosis diagnose(const CalibratedModel& model,
   const auto fits = static_cast<std::size_t>(std::count_if(
       best.begin(), best.begin() + static_cast<std::ptrdiff_t>(fitted),
       [](const Explanation& e) { return is_rate(e.faults[0].kind) && e.sse < kImpossible; }));
-  for_each_index(fitted, options.jobs, [&](std::size_t i) {
+  for_each_index(fitted, options, [&](std::size_t i) {
     const ElementFault& f = best[i].faults[0];
     if (is_rate(f.kind) && best[i].sse < kImpossible) {
       const auto [lo, hi] = bracket(options.scales, f.scale);
@@ -384,10 +462,12 @@ Diagnosis diagnose(const CalibratedModel& model,
     }
   }
   std::vector<Explanation> paired(pairs.size());
-  for_each_index(pairs.size(), options.jobs, [&](std::size_t i) {
+  for_each_index(pairs.size(), options, [&](std::size_t i) {
     paired[i] = explain(c, {best[pairs[i].first].faults[0], best[pairs[i].second].faults[0]});
   });
 
+  // The criterion's price of a fault, from the number of candidate elements (header).
+  const double per_fault = 2.0 * std::max(1.0, std::log(static_cast<double>(best.size())));
   d.ranked.push_back(explain(c, {}));
   d.ranked.insert(d.ranked.end(), std::make_move_iterator(best.begin()),
                   std::make_move_iterator(best.end()));
@@ -402,7 +482,7 @@ Diagnosis diagnose(const CalibratedModel& model,
   for (Explanation& e : d.ranked) {
     // A floor on SSE / n well below any real measurement's noise keeps the log finite.
     e.criterion =
-        n * std::log(std::max(e.sse / n, 1e-12)) + 2.0 * static_cast<double>(e.faults.size());
+        n * std::log(std::max(e.sse / n, 1e-12)) + per_fault * static_cast<double>(e.faults.size());
   }
   std::stable_sort(
       d.ranked.begin(), d.ranked.end(),

@@ -10,9 +10,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <optional>
 #include <set>
+#include <utility>
 
 namespace railsim::calibrate {
 namespace {
@@ -33,6 +35,21 @@ std::int64_t inline_bytes_of(const PerftestRun& run) {
     }
   }
   return run.verb == PerftestVerb::kSend ? 236 : 220;
+}
+
+// Adds the cable of `link` to `crossed` (kept sorted, each once) when it runs between switches.
+void note_crossed(const models::System& system,
+                  const sim::FlowNetwork& network,
+                  sim::LinkId link,
+                  std::vector<std::string>& crossed) {
+  if (!system.is_spine_link(link) && !system.is_core_link(link)) {
+    return;
+  }
+  const std::string& name = network.link(system.cable_of(link).first).name;
+  const auto at = std::lower_bound(crossed.begin(), crossed.end(), name);
+  if (at == crossed.end() || *at != name) {
+    crossed.insert(at, name);
+  }
 }
 
 }  // namespace
@@ -136,9 +153,17 @@ void add_perftest(const PerftestOutput& output, const std::string& file, Measure
   }
 }
 
+void place_collective(Measurement& m, std::vector<int> node_ids, std::vector<int> gpu_ids) {
+  m.nodes = static_cast<int>(node_ids.size());
+  m.gpus_per_node = static_cast<int>(gpu_ids.size());
+  m.node_ids = std::move(node_ids);
+  m.gpu_ids = std::move(gpu_ids);
+}
+
 double predict(const CalibratedModel& model,
                const Measurement& measurement,
-               const models::SystemPreparation& prepare) {
+               const models::SystemPreparation& prepare,
+               std::vector<std::string>* crossed) {
   models::SystemSpec spec = model.system;
   const bool placed = !measurement.node_ids.empty();
   if (measurement.kind != MeasurementKind::kCollectiveTime) {
@@ -149,11 +174,26 @@ double predict(const CalibratedModel& model,
                                 models::kHostMemory};
     const models::Endpoint to{placed ? measurement.node_ids[1] : 1, measurement.nic,
                               models::kHostMemory};
+    // The routes of both ways: a stream's acknowledgements and a ping-pong's replies come back.
+    const models::SystemPreparation prepared = [&](models::System& system,
+                                                   sim::FlowNetwork& network) {
+      if (prepare) {
+        prepare(system, network);
+      }
+      for (const auto& [a, b] : {std::pair(from, to), std::pair(to, from)}) {
+        for (const std::vector<sim::LinkId>& path : system.routes(a, b)) {
+          for (const sim::LinkId link : path) {
+            note_crossed(system, network, link, *crossed);
+          }
+        }
+      }
+    };
+    const models::SystemPreparation& used = crossed ? prepared : prepare;
     if (measurement.kind == MeasurementKind::kRdmaLatency) {
-      return models::rdma_write_latency_us(spec, prepare, from, to, measurement.size_bytes,
+      return models::rdma_write_latency_us(spec, used, from, to, measurement.size_bytes,
                                            measurement.inline_bytes);
     }
-    return models::rdma_write_stream(spec, prepare, from, to, measurement.size_bytes,
+    return models::rdma_write_stream(spec, used, from, to, measurement.size_bytes,
                                      measurement.iterations)
                .average_bytes_per_s *
            1e-9;
@@ -179,7 +219,13 @@ double predict(const CalibratedModel& model,
   if (measurement.size_bytes >= kPipelinedFromBytes) {
     request.execution = models::Execution::kPipelined;
   }
-  return sim::to_us(models::run_collective(system, network, simulator, request).time);
+  const sim::Duration time = models::run_collective(system, network, simulator, request).time;
+  for (std::uint32_t l = 0; crossed && l < network.link_count(); ++l) {
+    if (network.counters(sim::LinkId{l}).bytes_carried > 0.0) {
+      note_crossed(system, network, sim::LinkId{l}, *crossed);
+    }
+  }
+  return sim::to_us(time);
 }
 
 }  // namespace railsim::calibrate

@@ -47,6 +47,11 @@ struct MeasurementSet {
   std::vector<std::string> notes;  // "FILE:LINE: ... not used: why"
 };
 
+// Places a collective measurement on system nodes `node_ids`, on each the GPUs `gpu_ids`.
+void place_collective(Measurement& measurement,
+                      std::vector<int> node_ids,
+                      std::vector<int> gpu_ids);
+
 // The collective an nccl-tests op names ("all_reduce"), when the model runs it.
 std::optional<models::CollectiveOp> modelled_op(const std::string& nccl_tests_op);
 
@@ -61,10 +66,13 @@ void add_perftest(const PerftestOutput& output, const std::string& file, Measure
 // system, or perftest's test between its two nodes over its compute NIC in host memory
 // (perftest without --use_cuda), on a system of `measurement.nodes` nodes when it gives no
 // node_ids and of the model's own otherwise. `prepare` applies faults to the system built.
-// Collective rows of 32 MiB or more run pipelined. Throws sim::InputError when the system
-// cannot run it (more GPUs per node than it has, ...).
+// Collective rows of 32 MiB or more run pipelined. With `crossed`, adds the cables between
+// switches (leaf-spine, spine-core) that its traffic crosses, each by its upward link's name
+// ("leaf4>spine1.5"), once each and sorted. Throws sim::InputError when the system cannot run it
+// (more GPUs per node than it has, ...).
 double predict(const CalibratedModel& model,
                const Measurement& measurement,
-               const models::SystemPreparation& prepare = {});
+               const models::SystemPreparation& prepare = {},
+               std::vector<std::string>* crossed = nullptr);
 
 }  // namespace railsim::calibrate

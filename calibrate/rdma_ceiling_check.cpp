@@ -25,12 +25,6 @@ constexpr double kRateNoise = 0.02;
 // {node index in the evidence, compute NIC} -> its rate as a fraction of the design's.
 using NicRates = std::map<std::pair<int, int>, double>;
 
-std::optional<int> node_index(const ClusterEvidence& evidence, const std::string& name) {
-  const NodeEvidence* node = evidence.node(name);
-  return node == nullptr ? std::nullopt
-                         : std::optional<int>(static_cast<int>(node - evidence.nodes.data()));
-}
-
 NicRates measured_rates(const ClusterEvidence& evidence, const CalibratedModel& model) {
   NicRates rates;
   for (const PairEvidence& pair : evidence.pairs) {
@@ -45,7 +39,7 @@ NicRates measured_rates(const ClusterEvidence& evidence, const CalibratedModel& 
     }
     const double ratio = std::min(1.0, f->value / *modelled);
     for (const std::string& name : {pair.node_a, pair.node_b}) {
-      if (const std::optional<int> node = node_index(evidence, name)) {
+      if (const std::optional<int> node = evidence.node_index(name)) {
         const auto [it, added] = rates.try_emplace({*node, *nic}, ratio);
         it->second = std::max(it->second, ratio);
       }
@@ -68,22 +62,17 @@ void check_run(const ClusterEvidence& evidence,
   Finding f{
       CheckLayer::kNccl, "busbw vs RDMA ceiling", log.label, place(log.log.file, row->line), "", "",
       Verdict::kSkipped, Severity::kNone,         ""};
-  Measurement m;
-  m.op = *op;
-  m.nodes = static_cast<int>(log.nodes.size());
-  m.gpus_per_node = static_cast<int>(log.gpus.size());
-  m.size_bytes = row->size_bytes;
-  m.gpu_ids = log.gpus;
+  std::vector<int> nodes;
   std::vector<ElementFault> slow;
   int measured = 0;
   for (const std::string& name : log.nodes) {
-    const std::optional<int> node = node_index(evidence, name);
+    const std::optional<int> node = evidence.node_index(name);
     if (!node) {
       f.next = fmt::format("{} is not among the cluster's nodes", name);
       out.push_back(std::move(f));
       return;
     }
-    m.node_ids.push_back(*node);
+    nodes.push_back(*node);
     for (auto it = rates.lower_bound({*node, 0}); it != rates.end() && it->first.first == *node;
          ++it) {
       ++measured;
@@ -97,6 +86,10 @@ void check_run(const ClusterEvidence& evidence,
     out.push_back(std::move(f));
     return;
   }
+  Measurement m;
+  m.op = *op;
+  m.size_bytes = row->size_bytes;
+  place_collective(m, std::move(nodes), log.gpus);
   const FaultedDesign ceiling = with_faults(model, slow);
   double ceiling_busbw = 0.0;
   try {

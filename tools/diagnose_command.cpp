@@ -14,6 +14,7 @@
 #include "tools/command_line.hpp"
 #include "tools/diagnose_report.hpp"
 #include "tools/diagnosis_view.hpp"
+#include "tools/parallel_runs.hpp"
 #include "tools/report/report_page.hpp"
 
 #include <boost/program_options.hpp>
@@ -21,6 +22,8 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -140,7 +143,8 @@ int run_diagnose(const std::vector<std::string>& args, std::ostream& out) {
   if (!parse_command_line(args, options, positional,
                           "Ranks the faults that make the design reproduce a cluster's "
                           "measurements: a NIC's port or PCIe link slow, a NIC down, GPUDirect "
-                          "RDMA off, two cables swapped, and pairs of them.",
+                          "RDMA off, two cables swapped, a cable between switches slow, leaves "
+                          "short of uplinks, static ECMP, and pairs of them.",
                           out, vm)) {
     return 0;
   }
@@ -159,7 +163,10 @@ int run_diagnose(const std::vector<std::string>& args, std::ostream& out) {
     hosts.push_back(node.name);
   }
   calibrate::DiagnosisOptions diagnosis_options;
-  diagnosis_options.jobs = jobs;
+  diagnosis_options.for_each = [jobs](std::size_t count,
+                                      const std::function<void(std::size_t)>& work) {
+    run_parallel(count, jobs, work);
+  };
   const DiagnosisView view{
       evidence.source, o.system, model.system,
       calibrate::diagnose(model, calibrate::cluster_measurements(evidence, model.system.node),

@@ -40,12 +40,7 @@ std::vector<std::string> DiagnosisView::entries(const calibrate::Explanation& ex
   return all;
 }
 
-double DiagnosisView::design_figure(std::size_t i) const {
-  const auto as_designed =
-      std::find_if(diagnosis.ranked.begin(), diagnosis.ranked.end(),
-                   [](const calibrate::Explanation& e) { return e.faults.empty(); });
-  return as_designed->predicted.at(i);
-}
+double DiagnosisView::design_figure(std::size_t i) const { return diagnosis.design.at(i); }
 
 std::vector<std::size_t> DiagnosisView::changed(const calibrate::Explanation& explanation) const {
   std::vector<std::size_t> rows;

@@ -80,6 +80,7 @@ struct System::Impl {
   std::vector<std::vector<int>> hops_to_leaf;  // [leaf][switch vertex], over links not down
   std::vector<bool> down_links;                // by link index
   std::vector<LinkRole> roles;                 // by link index
+  std::vector<Attachment> cables;              // by link index: both directions of its cable
 
   explicit Impl(sim::FlowNetwork& network) : net(network) {}
 
@@ -109,8 +110,15 @@ struct System::Impl {
              LinkRole role) {
     const sim::LinkId up = add(rate, hop, lower + ">" + upper, role);
     const sim::LinkId down = add(rate, hop, upper + ">" + lower, role);
+    pair_cable({up, down});
     boost::add_edge(lower_vertex, upper_vertex, up.index, graph);
     boost::add_edge(upper_vertex, lower_vertex, down.index, graph);
+  }
+
+  void pair_cable(Attachment cable) {
+    cables.resize(net.link_count(), Attachment{});
+    cables[cable.up.index] = cable;
+    cables[cable.down.index] = cable;
   }
 
   bool has_role(sim::LinkId link, LinkRole role) const {
@@ -293,6 +301,7 @@ System::System(SystemSpec spec, sim::FlowNetwork& network)
                  LinkRole::kNodePort),
            m.add(rate, fabric.switch_latency + fabric.cable_latency,
                  fmt::format("{}>{}", leaf_name, nic_name), LinkRole::kNodePort)});
+      m.pair_cable(m.nodes[at(n)].ports.back());
     }
   }
   wire_cables(fabric_rate);
@@ -405,6 +414,13 @@ void System::set_link_down(sim::LinkId link) {
 
 bool System::is_link_down(sim::LinkId link) const {
   return link.index < impl_->down_links.size() && impl_->down_links[link.index];
+}
+
+std::pair<sim::LinkId, sim::LinkId> System::cable_of(sim::LinkId link) const {
+  RAILSIM_ASSERT(is_spine_link(link) || is_core_link(link) || is_node_port_link(link),
+                 "only fabric links are cables");
+  const Attachment& cable = impl_->cables.at(link.index);
+  return {cable.up, cable.down};
 }
 
 bool System::is_node_port_link(sim::LinkId link) const {

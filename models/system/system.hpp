@@ -95,6 +95,10 @@ class System {
   bool is_host_memory_link(sim::LinkId link) const;
   bool is_node_port_link(sim::LinkId link) const;  // a NIC's port to or from its leaf
 
+  // The two directions of the cable a fabric link (a NIC port, a cable between switches) is
+  // one of: {upward, downward}, {"leaf4>spine1.5", "spine1.5>leaf4"} for either of them.
+  std::pair<sim::LinkId, sim::LinkId> cable_of(sim::LinkId link) const;
+
   // Takes a fabric link (a NIC port or a cable between switches, one direction) out of service:
   // routes avoid it from now on, and a route that cannot is an InputError naming it.
   void set_link_down(sim::LinkId link);
