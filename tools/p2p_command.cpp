@@ -233,9 +233,10 @@ int run_p2p(const std::vector<std::string>& args, std::ostream& out) {
     const models::System probe(spec, probe_net);
     const int count = static_cast<int>(probe.compute_nics().size());
     for (models::Endpoint* e : {&from, &to}) {
-      e->nic = nic_option >= 0
-                   ? nic_option
-                   : (e->gpu == models::kHostMemory ? 0 : probe.nearest_compute_nic(e->gpu));
+      e->nic =
+          nic_option >= 0
+              ? nic_option
+              : (e->gpu == models::kHostMemory ? 0 : probe.nearest_compute_nic(e->node, e->gpu));
       if (e->nic >= count) {
         throw sim::InputError(
             fmt::format("--nic: {} has {} compute NICs, got {}", system_name, count, e->nic));

@@ -82,6 +82,9 @@ StepRun run_step_scenario(const StepScenario& scenario) {
       file.system.gdr_off_nodes.push_back(node);
     }
   }
+  for (const sc::PcieMove& move : scenario.faults.moved) {
+    models::move_pcie_device(file.system, move.node, move.element, move.parent);
+  }
   sc::SystemFile fault_file;
   fault_file.file = scenario.faults.file;
   fault_file.faults = scenario.faults.links;
@@ -154,6 +157,16 @@ std::vector<FaultItem> fault_items(const StepScenario& scenario) {
     item.nodes = {node};
     item.alone = base;
     item.alone.faults.gdr_off_nodes = {node};
+    items.push_back(std::move(item));
+  }
+  for (const sc::PcieMove& move : scenario.faults.moved) {
+    FaultItem item;
+    item.label = fmt::format("n{}.{} below {}", move.node, move.element,
+                             models::pcie_parent_name(move.parent));
+    item.where = fmt::format("{}: pcie n{}.{}", scenario.faults.file, move.node, move.element);
+    item.nodes = {move.node};
+    item.alone = base;
+    item.alone.faults.moved = {move};
     items.push_back(std::move(item));
   }
   return items;

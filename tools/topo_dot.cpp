@@ -73,17 +73,11 @@ class NodeRates {
   std::unordered_map<std::string, sim::Bandwidth> rates_;
 };
 
-// The link name and the DOT id of a PCIe parent.
-std::string pcie_name(const models::PcieParent& parent) {
-  return parent.kind == models::PcieParent::Kind::kHostBridge ? fmt::format("hb{}", parent.index)
-                                                              : fmt::format("sw{}", parent.index);
-}
-
 std::string pcie_edge(const NodeRates& rates,
                       const std::string& child,
                       const models::PcieParent& parent,
                       const models::PcieLink& link) {
-  const std::string up = pcie_name(parent);
+  const std::string up = models::pcie_parent_name(parent);
   return fmt::format("    \"node.{}\" -> \"node.{}\" [label={}];\n", up, child,
                      dot_label({fmt::format("Gen{} x{}", link.generation, link.lanes),
                                 rates(fmt::format("{}>n0.{}", child, up))}));

@@ -93,7 +93,7 @@ TuningTopology tuning_topology(const System& system, const Communicator& comm) {
                                : pcie_model_rate(gpu.link);
   // NCCL's topology holds every NIC of a node, whichever of its GPUs the communicator has.
   topology.nics_per_node = static_cast<int>(system.compute_nics().size());
-  const int first_nic = gpu_nics(system, comm.system_gpu(0) + 1).back();
+  const int first_nic = gpu_nics(system, comm.system_node(0), comm.system_gpu(0) + 1).back();
   const Nic& nic = node.nics[static_cast<std::size_t>(
       system.compute_nics()[static_cast<std::size_t>(first_nic)])];
   topology.nic_bw_GBps =

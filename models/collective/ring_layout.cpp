@@ -25,8 +25,11 @@ namespace {
 
 // NCCL's affinity over the NICs `usable` allows: nearest first, then the least used, then the
 // lowest index. Empty when none is usable.
-std::vector<int> choose_nics(const System& system, int gpus, const std::vector<bool>& usable) {
-  const NodeSpec& node = system.spec().node;
+std::vector<int> choose_nics(const System& system,
+                             int node_index,
+                             int gpus,
+                             const std::vector<bool>& usable) {
+  const NodeSpec& node = system.node_spec(node_index);
   const std::vector<int>& nics = system.compute_nics();
   std::vector<int> uses(nics.size(), 0);
   std::vector<int> chosen;
@@ -57,8 +60,8 @@ std::vector<int> choose_nics(const System& system, int gpus, const std::vector<b
 
 }  // namespace
 
-std::vector<int> gpu_nics(const System& system, int gpus) {
-  return choose_nics(system, gpus, std::vector<bool>(system.compute_nics().size(), true));
+std::vector<int> gpu_nics(const System& system, int node, int gpus) {
+  return choose_nics(system, node, gpus, std::vector<bool>(system.compute_nics().size(), true));
 }
 
 std::vector<int> gpu_nics_on(const System& system, int node, int gpus) {
@@ -66,7 +69,7 @@ std::vector<int> gpu_nics_on(const System& system, int node, int gpus) {
   for (std::size_t i = 0; i < up.size(); ++i) {
     up[i] = system.nic_port_up(node, static_cast<int>(i));
   }
-  std::vector<int> chosen = choose_nics(system, gpus, up);
+  std::vector<int> chosen = choose_nics(system, node, gpus, up);
   if (chosen.empty()) {
     throw sim::InputError(fmt::format(
         "node {} has no compute NIC whose port is up: its GPUs cannot reach the network", node));
@@ -118,7 +121,7 @@ std::vector<std::vector<int>> comm_gpu_nics(const System& system, const Communic
   for (int n = 0; n < comm.nodes; ++n) {
     const std::vector<int> by_system_gpu = comm.nodes > 1
                                                ? gpu_nics_on(system, comm.system_node(n), spanned)
-                                               : gpu_nics(system, spanned);
+                                               : gpu_nics(system, comm.system_node(n), spanned);
     std::vector<int>& local = nic_of.emplace_back();
     local.reserve(at(comm.gpus_per_node));
     for (int g = 0; g < comm.gpus_per_node; ++g) {

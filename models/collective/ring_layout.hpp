@@ -54,8 +54,9 @@ struct RingLayout {
   std::vector<std::vector<RingHop>> hops;  // per channel: hop p leaves ring position p
 };
 
-// The compute NIC (index in System::compute_nics()) each of the first `gpus` GPUs uses.
-std::vector<int> gpu_nics(const System& system, int gpus);
+// The compute NIC (index in System::compute_nics()) each of the first `gpus` GPUs of `node`
+// uses.
+std::vector<int> gpu_nics(const System& system, int node, int gpus);
 
 // The same on `node`, leaving out the NICs whose port is down there, as NCCL's topology
 // detection does: a GPU whose NIC is lost moves to the nearest NIC left (then the least used),
@@ -64,7 +65,7 @@ std::vector<int> gpu_nics(const System& system, int gpus);
 std::vector<int> gpu_nics_on(const System& system, int node, int gpus);
 
 // gpu_nics_on for every node of `comm` ([local node][local GPU]), on its system node and GPUs;
-// one node needs no NIC and takes the node type's choice.
+// one node needs no NIC and takes its server's choice.
 std::vector<std::vector<int>> comm_gpu_nics(const System& system, const Communicator& comm);
 
 // Throws sim::InputError unless `comm` fits the system (nodes, GPUs per node; node and GPU ids,

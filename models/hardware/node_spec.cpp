@@ -2,8 +2,14 @@
 #include "models/hardware/node_spec.hpp"
 
 #include <algorithm>
+#include <string>
 
 namespace railsim::models {
+
+std::string pcie_parent_name(PcieParent parent) {
+  return (parent.kind == PcieParent::Kind::kHostBridge ? "hb" : "sw") +
+         std::to_string(parent.index);
+}
 
 std::vector<int> compute_nic_indices(const NodeSpec& node) {
   std::vector<int> indices;

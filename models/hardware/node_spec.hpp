@@ -125,6 +125,10 @@ struct NodeSpec {
   double pcie_efficiency = kPcieEfficiency;
 };
 
+// A PCIe parent's name, as scenario files, link names and `railsim topo` give it: "hb0" (host
+// bridge 0), "sw2" (PCIe switch 2).
+std::string pcie_parent_name(PcieParent parent);
+
 // Indices into node.nics of the compute NICs, in node order: the order of the rails of an
 // aligned cabling, and the index a compute NIC goes by in System and Endpoint.
 std::vector<int> compute_nic_indices(const NodeSpec& node);

@@ -67,11 +67,6 @@ int index_into(const JsonValue& value, std::size_t count, std::string_view noun)
   return static_cast<int>(index);
 }
 
-std::string parent_name(PcieParent parent) {
-  return fmt::format("{}{}", parent.kind == PcieParent::Kind::kHostBridge ? "hb" : "sw",
-                     parent.index);
-}
-
 // "hb0" (host bridge 0) or "sw2" (PCIe switch 2), among `host_bridges` and `switches`.
 PcieParent read_parent(const JsonValue& value, std::size_t host_bridges, std::size_t switches) {
   const std::string text = value.as_string();
@@ -205,7 +200,7 @@ std::vector<PcieSwitch> read_switches(const JsonValue& list, std::size_t host_br
     chain.reserve(switches.size() + 1);
     PcieParent parent = switches[s].parent;
     while (parent.kind == PcieParent::Kind::kSwitch && chain.size() <= switches.size()) {
-      chain.push_back(parent_name(parent));
+      chain.push_back(pcie_parent_name(parent));
       if (at(parent.index) == s) {
         throw elements[s].at("parent").error(
             fmt::format("sw{} is its own ancestor: {}", s, fmt::join(chain, " -> ")));
@@ -377,7 +372,7 @@ void check_kept_parent(const JsonValue& node,
   throw node.at(bridge ? "host_bridges" : "switches")
       .error(
           fmt::format(R"(the preset's {} hangs below {}, which this list lacks (replace "{}" too))",
-                      part, parent_name(parent), section));
+                      part, pcie_parent_name(parent), section));
 }
 
 // The references of the sections kept from `preset` into those the file replaced in `spec`.
@@ -487,6 +482,10 @@ NodeSpec read_inline_node(const JsonValue& value) {
 }
 
 }  // namespace
+
+PcieParent read_pcie_parent(const JsonValue& value, const NodeSpec& node) {
+  return read_parent(value, node.host_bridges.size(), node.switches.size());
+}
 
 NodeSpec read_node_spec(const JsonValue& value) {
   if (value.is_object()) {

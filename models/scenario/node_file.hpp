@@ -17,4 +17,8 @@ namespace railsim::models::scenario {
 // NIC, ...
 NodeSpec read_node_spec(const JsonValue& value);
 
+// A PCIe parent of `node` by name ("hb0", "sw2"); ScenarioError for another text or a parent the
+// node lacks.
+PcieParent read_pcie_parent(const JsonValue& value, const NodeSpec& node);
+
 }  // namespace railsim::models::scenario

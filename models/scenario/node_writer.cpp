@@ -25,11 +25,6 @@ std::string in_gbits(sim::Bandwidth rate) {
 
 std::string in_ps(sim::Duration duration) { return fmt::format("{}ps", duration.count()); }
 
-std::string parent_name(PcieParent parent) {
-  return fmt::format("{}{}", parent.kind == PcieParent::Kind::kHostBridge ? "hb" : "sw",
-                     parent.index);
-}
-
 Json link_json(PcieLink link) {
   return Json{{"generation", link.generation}, {"lanes", link.lanes}};
 }
@@ -62,7 +57,7 @@ Json nvlink_json(const NvlinkDomain& nvlink) {
 Json nic_json(const Nic& nic) {
   return Json{{"name", nic.name},
               {"model", nic.model},
-              {"parent", parent_name(nic.parent)},
+              {"parent", pcie_parent_name(nic.parent)},
               {"link", link_json(nic.link)},
               {"port_rate", in_gbits(nic.port_rate)},
               {"role", nic.role == NicRole::kCompute ? "compute" : "storage"},
@@ -99,12 +94,13 @@ nlohmann::ordered_json node_json(const NodeSpec& node) {
   j["switches"] = Json::array();
   for (const PcieSwitch& s : node.switches) {
     j["switches"].push_back(
-        Json{{"parent", parent_name(s.parent)}, {"uplink", link_json(s.uplink)}});
+        Json{{"parent", pcie_parent_name(s.parent)}, {"uplink", link_json(s.uplink)}});
   }
   j["gpus"] = Json::array();
   for (const Gpu& gpu : node.gpus) {
-    j["gpus"].push_back(Json{
-        {"model", gpu.model}, {"parent", parent_name(gpu.parent)}, {"link", link_json(gpu.link)}});
+    j["gpus"].push_back(Json{{"model", gpu.model},
+                             {"parent", pcie_parent_name(gpu.parent)},
+                             {"link", link_json(gpu.link)}});
   }
   j["nics"] = Json::array();
   for (const Nic& nic : node.nics) {

@@ -4,6 +4,7 @@
 #include "models/scenario/step_file.hpp"
 
 #include "models/scenario/message_text.hpp"
+#include "models/scenario/node_file.hpp"
 #include "models/scenario/scenario_file.hpp"
 #include "models/workload/dp_generator.hpp"
 #include "models/workload/megatron_generator.hpp"
@@ -418,6 +419,18 @@ StepFaults read_step_faults(const JsonValue& faults, const SystemSpec& system) {
     } else if (const auto node = fault.find("gdr_off_node")) {
       fault.expect_keys({"gdr_off_node"});
       out.gdr_off_nodes.push_back(static_cast<int>(node->as_integer(0, system.nodes - 1)));
+    } else if (const auto parent = fault.find("parent")) {
+      fault.expect_keys({"pcie", "parent"});
+      const JsonValue where = fault.at("pcie");
+      auto [n, element] = read_node_element(where, system.nodes);
+      PcieMove move{n, std::move(element), read_pcie_parent(*parent, system.node)};
+      SystemSpec check = system;
+      try {
+        move_pcie_device(check, move.node, move.element, move.parent);
+      } catch (const sim::InputError& e) {
+        throw where.error(e.what());
+      }
+      out.moved.push_back(std::move(move));
     } else {
       read_fault(fault, system, true, out.links);
     }

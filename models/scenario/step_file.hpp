@@ -21,15 +21,23 @@ StepWorkload read_step(const JsonValue& step, const SystemSpec& system);
 std::vector<StepWorkload> read_jobs(const JsonValue& jobs, const SystemSpec& system);
 
 // What a fault file (or the faults of a sweep point) injects.
+// {"pcie": "n3.mlx5_9", "parent": "hb4"}: a GPU or NIC in another slot (models::move_pcie_device).
+struct PcieMove {
+  int node = 0;
+  std::string element;
+  PcieParent parent;
+};
+
 struct StepFaults {
   std::string file;                   // where they were written, for errors when applied
   std::vector<LinkFault> links;       // links and PCIe elements; may carry schedules
   std::vector<Straggler> stragglers;  // {"gpu": "n3.gpu2", "compute_scale": 1.3}
   std::vector<int> gdr_off_nodes;     // {"gdr_off_node": 3}
+  std::vector<PcieMove> moved;        // applied to the system before it is built
 };
 
-// Reads a faults array: the entries of /system/faults, timed ones, stragglers and GPUDirect
-// RDMA switched off on a node.
+// Reads a faults array: the entries of /system/faults, timed ones, stragglers, GPUDirect RDMA
+// switched off on a node, and GPUs or NICs in another slot.
 StepFaults read_step_faults(const JsonValue& faults, const SystemSpec& system);
 
 // A fault file: {"faults": [...]}.

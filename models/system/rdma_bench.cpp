@@ -20,7 +20,7 @@ struct Bench {
 
   const Nic& nic(Endpoint end) const {
     const int index = system.compute_nics().at(static_cast<std::size_t>(end.nic));
-    return system.spec().node.nics[static_cast<std::size_t>(index)];
+    return system.node_spec(end.node).nics[static_cast<std::size_t>(index)];
   }
 
   sim::Simulator simulator;

@@ -14,6 +14,7 @@
 #include <boost/graph/breadth_first_search.hpp>
 #include <boost/graph/compressed_sparse_row_graph.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <array>
@@ -131,8 +132,7 @@ struct System::Impl {
 namespace {
 
 std::string parent_name(int node, const PcieParent& parent) {
-  return parent.kind == PcieParent::Kind::kHostBridge ? fmt::format("n{}.hb{}", node, parent.index)
-                                                      : fmt::format("n{}.sw{}", node, parent.index);
+  return fmt::format("n{}.{}", node, pcie_parent_name(parent));
 }
 
 }  // namespace
@@ -164,6 +164,40 @@ std::pair<std::string, std::string> pcie_link_names(const NodeSpec& node,
   const std::string child = fmt::format("n{}.{}", node_index, element);
   const std::string above = parent_name(node_index, *parent);
   return {child + ">" + above, above + ">" + child};
+}
+
+void move_pcie_device(SystemSpec& spec, int node, std::string_view element, PcieParent parent) {
+  if (node < 0 || node >= spec.nodes) {
+    throw sim::InputError(
+        fmt::format("node {}: the system has nodes 0 to {}", node, spec.nodes - 1));
+  }
+  const auto variant = spec.node_variants.find(node);
+  NodeSpec moved = variant == spec.node_variants.end() ? spec.node : variant->second;
+  const std::size_t parents = parent.kind == PcieParent::Kind::kHostBridge
+                                  ? moved.host_bridges.size()
+                                  : moved.switches.size();
+  if (parent.index < 0 || at(parent.index) >= parents) {
+    throw sim::InputError(
+        fmt::format("node {} of {} has no {}", node, moved.name, parent_name(node, parent)));
+  }
+  PcieParent* slot = nullptr;
+  for (std::size_t g = 0; g < moved.gpus.size() && !slot; ++g) {
+    if (element == fmt::format("gpu{}", g)) {
+      slot = &moved.gpus[g].parent;
+    }
+  }
+  for (Nic& nic : moved.nics) {
+    if (!slot && element == nic.name) {
+      slot = &nic.parent;
+    }
+  }
+  if (!slot) {
+    throw sim::InputError(fmt::format(
+        "node {} of {} has no GPU or NIC '{}' (expected gpuN or a NIC such as {})", node,
+        moved.name, element, moved.nics.empty() ? "mlx5_0" : moved.nics.front().name));
+  }
+  *slot = parent;
+  spec.node_variants[node] = std::move(moved);
 }
 
 namespace {
@@ -198,11 +232,34 @@ std::vector<std::vector<int>> cable_rails(const SystemSpec& spec, int rails) {
   return rail;
 }
 
+std::vector<std::string> compute_nic_names(const NodeSpec& node) {
+  std::vector<std::string> names;
+  for (const int i : compute_nic_indices(node)) {
+    names.push_back(node.nics[at(i)].name);
+  }
+  return names;
+}
+
+// A variant keeps what the collectives' layout and the rails are built on: the design's GPUs,
+// NVLink and compute NICs.
+void check_variant(const NodeSpec& design, int nodes, int index, const NodeSpec& variant) {
+  if (index < 0 || index >= nodes) {
+    throw sim::InputError(
+        fmt::format("node variant {}: the system has nodes 0 to {}", index, nodes - 1));
+  }
+  if (variant.gpus.size() != design.gpus.size() || variant.nvlink.kind != design.nvlink.kind ||
+      compute_nic_names(variant) != compute_nic_names(design)) {
+    throw sim::InputError(fmt::format(
+        "node {}: its variant of {} must keep the design's {} GPUs, NVLink and compute NICs ({})",
+        index, design.name, design.gpus.size(), fmt::join(compute_nic_names(design), ", ")));
+  }
+}
+
 }  // namespace
 
 System::System(SystemSpec spec, sim::FlowNetwork& network)
     : spec_(std::move(spec)), impl_(std::make_unique<Impl>(network)) {
-  const NodeSpec& node = spec_.node;
+  const NodeSpec& design = spec_.node;
   const FabricSpec& fabric = spec_.fabric;
   if (spec_.nodes < 1) {
     throw sim::InputError(fmt::format("nodes: {}, expected at least 1", spec_.nodes));
@@ -219,9 +276,12 @@ System::System(SystemSpec spec, sim::FlowNetwork& network)
     throw sim::InputError(
         "fabric: three tiers expect units_per_pod >= 1, cores >= 1 and core_oversubscription >= 1");
   }
-  compute_nics_ = compute_nic_indices(node);
+  compute_nics_ = compute_nic_indices(design);
   if (compute_nics_.empty()) {
-    throw sim::InputError("node '" + node.name + "' has no compute NIC");
+    throw sim::InputError("node '" + design.name + "' has no compute NIC");
+  }
+  for (const auto& [n, variant] : spec_.node_variants) {
+    check_variant(design, spec_.nodes, n, variant);
   }
   Impl& m = *impl_;
   m.rails = static_cast<int>(compute_nics_.size());
@@ -232,6 +292,7 @@ System::System(SystemSpec spec, sim::FlowNetwork& network)
 
   // Every node: PCIe, host memory, the socket links and NVLink.
   for (int n = 0; n < spec_.nodes; ++n) {
+    const NodeSpec& node = node_spec(n);
     Impl::NodeLinks links;
     for (std::size_t s = 0; s < node.switches.size(); ++s) {
       const PcieSwitch& sw = node.switches[s];
@@ -285,7 +346,7 @@ System::System(SystemSpec spec, sim::FlowNetwork& network)
   const sim::Bandwidth fabric_rate = fabric.port_rate * wire;
   for (int n = 0; n < spec_.nodes; ++n) {
     for (int i = 0; i < m.rails; ++i) {
-      const Nic& nic = node.nics[at(compute_nics_[at(i)])];
+      const Nic& nic = node_spec(n).nics[at(compute_nics_[at(i)])];
       if (nic.transport != fabric.transport) {
         throw sim::InputError(fmt::format("NIC {} speaks {} but the fabric is {}", nic.name,
                                           transport_name(nic.transport),
@@ -456,11 +517,16 @@ bool System::is_host_memory_link(sim::LinkId link) const {
   return impl_->has_role(link, LinkRole::kHostMemory);
 }
 
-int System::nearest_compute_nic(int gpu) const {
+const NodeSpec& System::node_spec(int node) const {
+  const auto variant = spec_.node_variants.find(node);
+  return variant == spec_.node_variants.end() ? spec_.node : variant->second;
+}
+
+int System::nearest_compute_nic(int node, int gpu) const {
   int best = 0;
   PathClass best_class = PathClass::kSys;
   for (std::size_t i = 0; i < compute_nics_.size(); ++i) {
-    const PathClass c = pcie_path_class(spec_.node, {DeviceRef::Kind::kGpu, gpu},
+    const PathClass c = pcie_path_class(node_spec(node), {DeviceRef::Kind::kGpu, gpu},
                                         {DeviceRef::Kind::kNic, compute_nics_[i]});
     if (c < best_class) {
       best = static_cast<int>(i);
@@ -472,13 +538,14 @@ int System::nearest_compute_nic(int gpu) const {
 
 bool System::uses_gdr(int node, int gpu, int compute_nic) const {
   const int nic = compute_nics_.at(at(compute_nic));
-  if (!spec_.node.nics[at(nic)].gdr_capable ||
+  const NodeSpec& spec = node_spec(node);
+  if (!spec.nics[at(nic)].gdr_capable ||
       std::find(spec_.gdr_off_nodes.begin(), spec_.gdr_off_nodes.end(), node) !=
           spec_.gdr_off_nodes.end()) {
     return false;
   }
   const PathClass distance =
-      pcie_path_class(spec_.node, {DeviceRef::Kind::kGpu, gpu}, {DeviceRef::Kind::kNic, nic});
+      pcie_path_class(spec, {DeviceRef::Kind::kGpu, gpu}, {DeviceRef::Kind::kNic, nic});
   return distance <= spec_.gdr_level;
 }
 
@@ -506,7 +573,7 @@ Climb climb(const NodeSpec& node, PcieParent parent) {
 class System::PathBuilder {
  public:
   PathBuilder(const System& system, std::vector<sim::LinkId>& path)
-      : node_(system.spec_.node), m_(*system.impl_), path_(path) {}
+      : system_(system), m_(*system.impl_), path_(path) {}
 
   // A PCIe element of node n: its links to its parent, and the parent.
   struct Element {
@@ -515,23 +582,24 @@ class System::PathBuilder {
   };
 
   Element gpu(int n, int g) const {
-    return {&m_.nodes[at(n)].gpus[at(g)], node_.gpus[at(g)].parent};
+    return {&m_.nodes[at(n)].gpus[at(g)], system_.node_spec(n).gpus[at(g)].parent};
   }
 
   Element nic(int n, int x) const {
-    return {&m_.nodes[at(n)].nics[at(x)], node_.nics[at(x)].parent};
+    return {&m_.nodes[at(n)].nics[at(x)], system_.node_spec(n).nics[at(x)].parent};
   }
 
-  int socket(const Element& e) const {
-    const int bridge = climb(node_, e.parent).host_bridge;
-    return node_.numa_nodes[at(node_.host_bridges[at(bridge)].numa)].socket;
+  int socket(int n, const Element& e) const {
+    const NodeSpec& node = system_.node_spec(n);
+    const int bridge = climb(node, e.parent).host_bridge;
+    return node.numa_nodes[at(node.host_bridges[at(bridge)].numa)].socket;
   }
 
   // Device to device over PCIe: up to the lowest common switch and down; with none, through
   // the host bridges (and the socket link when the sockets differ).
   void pcie(int n, const Element& from, const Element& to) {
-    const Climb a = climb(node_, from.parent);
-    const Climb b = climb(node_, to.parent);
+    const Climb a = climb(system_.node_spec(n), from.parent);
+    const Climb b = climb(system_.node_spec(n), to.parent);
     for (std::size_t i = 0; i < a.switches.size(); ++i) {
       const auto common = std::find(b.switches.begin(), b.switches.end(), a.switches[i]);
       if (common != b.switches.end()) {
@@ -543,18 +611,18 @@ class System::PathBuilder {
       }
     }
     up_to_bridge(n, from);
-    cross_sockets(n, socket(from), socket(to));
+    cross_sockets(n, socket(n, from), socket(n, to));
     down_from_bridge(n, to);
   }
 
   void up_to_bridge(int n, const Element& e) {
     path_.push_back(e.links->up);
-    const Climb c = climb(node_, e.parent);
+    const Climb c = climb(system_.node_spec(n), e.parent);
     climb_switches(n, c.switches, c.switches.size());
   }
 
   void down_from_bridge(int n, const Element& e) {
-    const Climb c = climb(node_, e.parent);
+    const Climb c = climb(system_.node_spec(n), e.parent);
     descend_switches(n, c.switches, c.switches.size());
     path_.push_back(e.links->down);
   }
@@ -585,7 +653,7 @@ class System::PathBuilder {
     }
   }
 
-  const NodeSpec& node_;
+  const System& system_;
   const Impl& m_;
   std::vector<sim::LinkId>& path_;
 };
@@ -595,8 +663,9 @@ std::vector<sim::LinkId> System::route_in_node(int node, int from_gpu, int to_gp
     throw sim::InputError("route: GPU " + std::to_string(from_gpu) + " to itself");
   }
   const Impl::NodeLinks& links = impl_->nodes.at(at(node));
-  if (nvlinks_between(spec_.node, from_gpu, to_gpu) > 0) {
-    if (spec_.node.nvlink.kind == NvlinkKind::kSwitch) {
+  const NodeSpec& spec = node_spec(node);
+  if (nvlinks_between(spec, from_gpu, to_gpu) > 0) {
+    if (spec.nvlink.kind == NvlinkKind::kSwitch) {
       return {links.nvswitch_ports.at(at(from_gpu)).up, links.nvswitch_ports.at(at(to_gpu)).down};
     }
     return {links.nvlink_bridges.at({from_gpu, to_gpu})};
@@ -605,15 +674,15 @@ std::vector<sim::LinkId> System::route_in_node(int node, int from_gpu, int to_gp
   PathBuilder build(*this, path);
   const PathBuilder::Element from = build.gpu(node, from_gpu);
   const PathBuilder::Element to = build.gpu(node, to_gpu);
-  const PathClass distance = pcie_path_class(spec_.node, {DeviceRef::Kind::kGpu, from_gpu},
-                                             {DeviceRef::Kind::kGpu, to_gpu});
+  const PathClass distance =
+      pcie_path_class(spec, {DeviceRef::Kind::kGpu, from_gpu}, {DeviceRef::Kind::kGpu, to_gpu});
   if (distance <= spec_.p2p_level) {
     build.pcie(node, from, to);
     return path;
   }
   build.up_to_bridge(node, from);
-  build.bounce(node, build.socket(from));
-  build.cross_sockets(node, build.socket(from), build.socket(to));
+  build.bounce(node, build.socket(node, from));
+  build.cross_sockets(node, build.socket(node, from), build.socket(node, to));
   build.down_from_bridge(node, to);
   return path;
 }
@@ -723,15 +792,15 @@ std::vector<sim::LinkId> System::route_lane(Endpoint src,
   // (GDR) or through a bounce buffer on the GPU's socket.
   const PathBuilder::Element src_port = build.nic(src.node, compute_nics_.at(at(src.nic)));
   if (src.gpu == kHostMemory) {
-    path.push_back(m.nodes[at(src.node)].memory[at(build.socket(src_port))]);
+    path.push_back(m.nodes[at(src.node)].memory[at(build.socket(src.node, src_port))]);
     build.down_from_bridge(src.node, src_port);
   } else if (uses_gdr(src.node, src.gpu, src.nic)) {
     build.pcie(src.node, build.gpu(src.node, src.gpu), src_port);
   } else {
     const PathBuilder::Element gpu = build.gpu(src.node, src.gpu);
     build.up_to_bridge(src.node, gpu);
-    build.bounce(src.node, build.socket(gpu));
-    build.cross_sockets(src.node, build.socket(gpu), build.socket(src_port));
+    build.bounce(src.node, build.socket(src.node, gpu));
+    build.cross_sockets(src.node, build.socket(src.node, gpu), build.socket(src.node, src_port));
     build.down_from_bridge(src.node, src_port);
   }
   const auto port_up = [&](const sim::LinkId port) {
@@ -780,14 +849,14 @@ std::vector<sim::LinkId> System::route_lane(Endpoint src,
   const PathBuilder::Element dst_port = build.nic(dst.node, compute_nics_.at(at(dst.nic)));
   if (dst.gpu == kHostMemory) {
     build.up_to_bridge(dst.node, dst_port);
-    path.push_back(m.nodes[at(dst.node)].memory[at(build.socket(dst_port))]);
+    path.push_back(m.nodes[at(dst.node)].memory[at(build.socket(dst.node, dst_port))]);
   } else if (uses_gdr(dst.node, dst.gpu, dst.nic)) {
     build.pcie(dst.node, dst_port, build.gpu(dst.node, dst.gpu));
   } else {
     const PathBuilder::Element gpu = build.gpu(dst.node, dst.gpu);
     build.up_to_bridge(dst.node, dst_port);
-    build.cross_sockets(dst.node, build.socket(dst_port), build.socket(gpu));
-    build.bounce(dst.node, build.socket(gpu));
+    build.cross_sockets(dst.node, build.socket(dst.node, dst_port), build.socket(dst.node, gpu));
+    build.bounce(dst.node, build.socket(dst.node, gpu));
     build.down_from_bridge(dst.node, gpu);
   }
   return path;

@@ -31,6 +31,7 @@
 #include "sim/flow_network.hpp"
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -50,7 +51,16 @@ struct SystemSpec {
   // host memory (NCCL_P2P_LEVEL's default PXB, fabric-facts.md §3.2).
   PathClass p2p_level = PathClass::kPxb;
   std::vector<int> gdr_off_nodes;  // nodes on which GPUDirect RDMA is disabled
+  // Nodes built from another server description than `node`, by node index: a what-if such as
+  // a NIC in a slot of the other socket. Each keeps `node`'s GPUs, NVLink and compute NICs (the
+  // same names in the same order); its PCIe tree and NUMA layout may differ.
+  std::map<int, NodeSpec> node_variants;
 };
+
+// Node `node`'s GPU or NIC `element` ("gpu3", "mlx5_9") below another PCIe parent of that node: a
+// card in another slot, written into spec.node_variants. Throws sim::InputError for an element
+// that is no GPU or NIC of the node, or a parent the node does not have.
+void move_pcie_device(SystemSpec& spec, int node, std::string_view element, PcieParent parent);
 
 inline constexpr int kHostMemory = -1;
 
@@ -83,6 +93,9 @@ class System {
 
   const SystemSpec& spec() const { return spec_; }
 
+  // The server node `node` is built from: spec().node, or its variant.
+  const NodeSpec& node_spec(int node) const;
+
   // Indices into spec().node.nics of the compute NICs, in rail order of an aligned cabling.
   const std::vector<int>& compute_nics() const { return compute_nics_; }
 
@@ -108,9 +121,9 @@ class System {
   // leaves a NIC whose port is down out of its topology.
   bool nic_port_up(int node, int compute_nic) const;
 
-  // The compute NIC closest to a GPU over PCIe (the lowest index among equals): the one NCCL
-  // and `ib_write_bw --use_cuda` would pick for it.
-  int nearest_compute_nic(int gpu) const;
+  // The compute NIC closest to a GPU of `node` over PCIe (the lowest index among equals): the
+  // one NCCL and `ib_write_bw --use_cuda` would pick for it.
+  int nearest_compute_nic(int node, int gpu) const;
 
   // Whether a GPU of `node` reaches compute NIC `compute_nic` with GPUDirect RDMA.
   bool uses_gdr(int node, int gpu, int compute_nic) const;

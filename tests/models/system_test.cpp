@@ -13,6 +13,8 @@
 
 #include <algorithm>
 #include <map>
+#include <string>
+#include <vector>
 
 namespace railsim::models {
 namespace {
@@ -175,6 +177,55 @@ TEST(System, TransfersWithoutGdrBounceThroughHostMemory) {
   EXPECT_EQ(memory, (std::vector<std::string>{"n1.mem1", "n1.mem1"}));
   EXPECT_TRUE(system.uses_gdr(0, 5, 5));
   EXPECT_FALSE(system.uses_gdr(1, 5, 5));
+}
+
+TEST(System, ANodeVariantWithANicOnTheOtherSocketChangesOnlyThatNode) {
+  // Node 1's compute NIC 5 (mlx5_9, below GPU 5's switch on host bridge 5, socket 1) moved to
+  // a root port of host bridge 0 (socket 0): GPU 5 is SYS from it, beyond the PXB GDR level, so
+  // its sends stage in socket 1's memory and cross the socket link to the NIC; node 0 keeps the
+  // design.
+  sim::Simulator sim;
+  sim::FlowNetwork net(sim);
+  SystemSpec spec = h100_system(2);
+  NodeSpec moved = spec.node;
+  const auto mlx5_9 = static_cast<std::size_t>(compute_nic_indices(moved)[5]);
+  ASSERT_EQ(moved.nics[mlx5_9].name, "mlx5_9");
+  moved.nics[mlx5_9].parent = {PcieParent::Kind::kHostBridge, 0};
+  spec.node_variants[1] = moved;
+  const System system(spec, net);
+  EXPECT_TRUE(system.uses_gdr(0, 5, 5));
+  EXPECT_FALSE(system.uses_gdr(1, 5, 5));
+  EXPECT_EQ(system.nearest_compute_nic(0, 5), 5);
+  // The nearest left to GPU 5 on node 1: NICs 4, 6 and 7 of its socket at NODE, the lowest first.
+  EXPECT_EQ(system.nearest_compute_nic(1, 5), 4);
+  std::vector<std::string> crossed;
+  for (const sim::LinkId l : system.route({1, 5, 5}, {0, 5, 5})) {
+    if (system.is_host_memory_link(l) || net.link(l).name.find("cpu") != std::string::npos) {
+      crossed.push_back(net.link(l).name);
+    }
+  }
+  EXPECT_EQ(crossed, (std::vector<std::string>{"n1.mem1", "n1.mem1", "n1.cpu1>cpu0"}));
+  // The moved NIC hangs off host bridge 0 on node 1 only.
+  EXPECT_EQ(pcie_link_names(system.node_spec(1), 1, "mlx5_9").first, "n1.mlx5_9>n1.hb0");
+  EXPECT_EQ(pcie_link_names(system.node_spec(0), 0, "mlx5_9").first, "n0.mlx5_9>n0.sw5");
+}
+
+TEST(System, ANodeVariantMustKeepTheDesignsGpusAndComputeNics) {
+  sim::Simulator sim;
+  sim::FlowNetwork net(sim);
+  SystemSpec spec = h100_system(2);
+  NodeSpec fewer = spec.node;
+  fewer.gpus.pop_back();
+  spec.node_variants[1] = fewer;
+  EXPECT_THROW(System(spec, net), sim::InputError);
+  spec.node_variants.clear();
+  spec.node_variants[2] = spec.node;  // no node 2
+  EXPECT_THROW(System(spec, net), sim::InputError);
+  NodeSpec renamed = spec.node;
+  renamed.nics[0].name = "mlx5_99";
+  spec.node_variants.clear();
+  spec.node_variants[0] = renamed;
+  EXPECT_THROW(System(spec, net), sim::InputError);
 }
 
 TEST(System, GpuBeyondTheGdrLevelStagesEvenWithGdrOn) {

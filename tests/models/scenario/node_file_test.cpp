@@ -131,7 +131,7 @@ TEST(NodeFile, SmallNodeBuildsASystem) {
   sim::FlowNetwork network(simulator);
   const System system(file.system, network);
   EXPECT_EQ(system.compute_nics().size(), 2U);
-  EXPECT_EQ(system.nearest_compute_nic(1), 1);
+  EXPECT_EQ(system.nearest_compute_nic(0, 1), 1);
   EXPECT_TRUE(system.uses_gdr(0, 0, 0));
 }
 

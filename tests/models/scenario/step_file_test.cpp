@@ -208,7 +208,8 @@ TEST(StepFaults, ReadsEveryKind) {
        "times": 3},
       {"gpu": "n1.gpu7", "compute_scale": 1.3},
       {"gdr_off_node": 1},
-      {"pcie": "n0.gpu3", "generation": 4, "lanes": 8}])");
+      {"pcie": "n0.gpu3", "generation": 4, "lanes": 8},
+      {"pcie": "n1.mlx5_9", "parent": "hb0"}])");
   ASSERT_EQ(f.links.size(), 4U);  // the PCIe element's two directions
   EXPECT_FALSE(f.links[0].schedule.has_value());
   ASSERT_TRUE(f.links[1].schedule.has_value());
@@ -219,6 +220,10 @@ TEST(StepFaults, ReadsEveryKind) {
   EXPECT_EQ(f.stragglers[0].node, 1);
   EXPECT_EQ(f.stragglers[0].gpu, 7);
   EXPECT_EQ(f.gdr_off_nodes, std::vector<int>{1});
+  ASSERT_EQ(f.moved.size(), 1U);
+  EXPECT_EQ(f.moved[0].node, 1);
+  EXPECT_EQ(f.moved[0].element, "mlx5_9");
+  EXPECT_EQ(f.moved[0].parent, (PcieParent{PcieParent::Kind::kHostBridge, 0}));
 }
 
 TEST(StepFaults, MistakesAreErrorsAtTheirPointer) {
@@ -235,6 +240,13 @@ TEST(StepFaults, MistakesAreErrorsAtTheirPointer) {
   EXPECT_EQ(fault_error(R"([{"link": "x", "rate_scale": 0.5, "for": "2ms", "every": "1ms",
       "times": 2}])"),
             "f.json: /0/every: expected a period longer than \"for\"");
+  EXPECT_EQ(fault_error(R"([{"pcie": "n1.mlx5_9", "parent": "hb8"}])"),
+            "f.json: /0/parent: no host bridge hb8 (the node has hb0 to hb7)");
+  EXPECT_EQ(fault_error(R"([{"pcie": "n1.sw2", "parent": "hb0"}])"),
+            "f.json: /0/pcie: node 1 of dgx-h100 has no GPU or NIC 'sw2' (expected gpuN or a NIC "
+            "such as mlx5_0)");
+  EXPECT_EQ(fault_error(R"([{"pcie": "n1.mlx5_9", "parent": "hb0", "lanes": 8}])"),
+            "f.json: /0/lanes: unknown key \"lanes\"; expected one of \"pcie\", \"parent\"");
 }
 
 TEST(StepFaults, TimedFaultsHoldInTheirWindowsOnly) {

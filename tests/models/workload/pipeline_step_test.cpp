@@ -36,7 +36,7 @@ TEST(Send, BetweenNodesTakesTheSizeAtTheRoutesSlowestLinkPlusItsLatency) {
   // through node 1's nearest NIC. NCCL's 4 channels (50 GB/s / 14 GB/s, rounded up) share the
   // one path, so together they move at its slowest link.
   Bed bed(2);
-  const int nic = bed.system->nearest_compute_nic(0);
+  const int nic = bed.system->nearest_compute_nic(0, 0);
   const std::vector<sim::LinkId> route = bed.system->route({0, nic, 0}, {1, nic, 0});
   const sim::Bytes size = sim::gib(1);
   const double expected_ms =
@@ -52,7 +52,7 @@ TEST(Send, TheOtherWayRoundAndInsideANode) {
   const sim::Bytes size = sim::mib(512);
   const double bytes = static_cast<double>(size.count);
   // Node 1 to node 0: the pair's order is the direction.
-  const int nic = bed.system->nearest_compute_nic(3);
+  const int nic = bed.system->nearest_compute_nic(0, 3);
   const std::vector<sim::LinkId> back = bed.system->route({1, nic, 3}, {0, nic, 3});
   const double back_ms = bytes / bed.slowest(back) * 1e3 + ms(bed.latency(back));
   EXPECT_NEAR(ms(bed.step(send_step({0, 1}, 8, communicator_on({1, 0}, {3}), size)).step_time),
@@ -179,7 +179,7 @@ TEST(MegatronStep, OneMicroBatchWaitsForEverySendOnTheWay) {
   shape.hidden = 4096;
   shape.sequence = 8192;  // 64 MiB of activations
   Bed bed(2);
-  const int nic = bed.system->nearest_compute_nic(0);
+  const int nic = bed.system->nearest_compute_nic(0, 0);
   const double bytes = 8192.0 * 4096.0 * 2.0;
   double sends_ms = 0.0;
   for (const auto& route :

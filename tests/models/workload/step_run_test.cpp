@@ -125,7 +125,7 @@ TEST(StepRun, ASlowNicPortSlowsATwoNodeRingByTheClosedForm) {
   const sim::Duration healthy_time = healthy.step(step).step_time;
   Bed faulty(2);
   const System& system = *faulty.system;
-  const int nic = system.nearest_compute_nic(0);
+  const int nic = system.nearest_compute_nic(0, 0);
   const std::vector<sim::LinkId> one_to_zero = system.route({1, nic, 0}, {0, nic, 0});
   const std::vector<sim::LinkId> zero_to_one = system.route({0, nic, 0}, {1, nic, 0});
   double slowest = std::numeric_limits<double>::infinity();
@@ -299,7 +299,7 @@ TEST(StepRuns, JobsThatShareAnUplinkSlowEachOtherDown) {
   sim::Simulator sim;
   sim::FlowNetwork net(sim);
   const auto system = make(net);
-  const int nic = system->nearest_compute_nic(0);
+  const int nic = system->nearest_compute_nic(0, 0);
   double slowest = std::numeric_limits<double>::infinity();
   double uplink = 0.0;
   for (const sim::LinkId link : system->route({0, nic, 0}, {2, nic, 0})) {
