@@ -100,6 +100,26 @@ void swap_cables(models::SystemSpec& system, const ElementFault& f) {
             rails.at(static_cast<std::size_t>(f.other_nic)));
 }
 
+// Where compute NIC `compute_nic` sits in a slot of the other socket: a root port of the first
+// host bridge of another socket than its own; nothing on a server of one socket.
+std::optional<models::PcieParent> other_socket_slot(const models::NodeSpec& node, int compute_nic) {
+  const auto socket_of_bridge = [&node](int bridge) {
+    const models::HostBridge& b = node.host_bridges.at(static_cast<std::size_t>(bridge));
+    return node.numa_nodes.at(static_cast<std::size_t>(b.numa)).socket;
+  };
+  models::PcieParent parent = nic_of(node, compute_nic).parent;
+  while (parent.kind == models::PcieParent::Kind::kSwitch) {
+    parent = node.switches.at(static_cast<std::size_t>(parent.index)).parent;
+  }
+  const int own = socket_of_bridge(parent.index);
+  for (std::size_t b = 0; b < node.host_bridges.size(); ++b) {
+    if (socket_of_bridge(static_cast<int>(b)) != own) {
+      return models::PcieParent{models::PcieParent::Kind::kHostBridge, static_cast<int>(b)};
+    }
+  }
+  return std::nullopt;
+}
+
 // Whether the fault can change the measurement: it lies on the measurement's path. `crossed`:
 // the switch cables the measurement's traffic crosses in the design (predict's).
 bool touches(const ElementFault& f, const Measurement& m, const std::vector<std::string>& crossed) {
@@ -112,8 +132,9 @@ bool touches(const ElementFault& f, const Measurement& m, const std::vector<std:
   const bool collective = m.kind == MeasurementKind::kCollectiveTime;
   const bool its_nic =
       f.nic == m.nic || (f.kind == FaultKind::kCablesSwapped && f.other_nic == m.nic);
-  if (!collective && (f.kind == FaultKind::kGdrOff || !its_nic)) {
-    return false;  // perftest runs in host memory, over its own NIC
+  if (!collective &&
+      (f.kind == FaultKind::kGdrOff || f.kind == FaultKind::kNicOtherSocket || !its_nic)) {
+    return false;  // perftest runs in host memory of its NIC's socket, over its own NIC
   }
   if (m.node_ids.empty()) {
     return f.node < (collective ? m.nodes : 2);
@@ -224,6 +245,9 @@ std::vector<ElementFault> fault_space(const models::SystemSpec& system,
         }
       }
       space.push_back({FaultKind::kNicDown, node, nic, 1.0});
+      if (other_socket_slot(system.node, nic)) {
+        space.push_back({FaultKind::kNicOtherSocket, node, nic, 1.0});
+      }
       for (int other = nic + 1; other < nics && swappable; ++other) {
         space.push_back({FaultKind::kCablesSwapped, node, nic, 1.0, other});
       }
@@ -286,6 +310,10 @@ FaultedDesign with_faults(const CalibratedModel& design, const std::vector<Eleme
       faulty.model.system.gdr_off_nodes.push_back(f.node);
     } else if (f.kind == FaultKind::kCablesSwapped) {
       swap_cables(faulty.model.system, f);
+    } else if (f.kind == FaultKind::kNicOtherSocket) {
+      models::SystemSpec& system = faulty.model.system;
+      models::move_pcie_device(system, f.node, nic_of(system.node, f.nic).name,
+                               other_socket_slot(system.node, f.nic).value());
     } else if (f.kind == FaultKind::kFewerUplinks) {
       faulty.model.system.fabric.oversubscription /= f.scale;
     } else if (f.kind == FaultKind::kStaticEcmp) {
@@ -332,6 +360,9 @@ std::string fault_name(const ElementFault& f,
   if (f.kind == FaultKind::kCablesSwapped) {
     return fmt::format("{} and {} cables swapped", nic, nic_of(node, f.other_nic).name);
   }
+  if (f.kind == FaultKind::kNicOtherSocket) {
+    return nic + " on the other socket";
+  }
   return fmt::format("{} {} at {:.0f}%", nic, f.kind == FaultKind::kNicPort ? "port" : "PCIe",
                      100.0 * f.scale);
 }
@@ -352,6 +383,10 @@ std::string fault_next_step(const ElementFault& f) {
     case FaultKind::kGdrOff:
       return "GPUDirect RDMA on the node (nvidia-peermem loaded; NCCL_DEBUG=INFO shows GDRDMA on "
              "its NICs)";
+    case FaultKind::kNicOtherSocket:
+      return "the NIC's slot: its NUMA node (/sys/class/infiniband/<device>/device/numa_node) and "
+             "its row of nvidia-smi topo -m (SYS from the GPU it should serve) against the "
+             "design";
     case FaultKind::kSwitchCable:
       return "both ends' port counters and rate (perfquery -x on the two switch ports: symbol "
              "and link recovery errors; ibnetdiscover or ibdiagnet for the link's width and "
@@ -369,6 +404,11 @@ std::string fault_next_step(const ElementFault& f) {
 std::vector<std::string> fault_entries(const ElementFault& f, const models::SystemSpec& system) {
   if (f.kind == FaultKind::kGdrOff) {
     return {fmt::format(R"({{"gdr_off_node": {}}})", f.node)};
+  }
+  if (f.kind == FaultKind::kNicOtherSocket) {
+    return {fmt::format(R"({{"pcie": "n{}.{}", "parent": "{}"}})", f.node,
+                        nic_of(system.node, f.nic).name,
+                        models::pcie_parent_name(other_socket_slot(system.node, f.nic).value()))};
   }
   if (f.kind == FaultKind::kCablesSwapped || f.kind == FaultKind::kFewerUplinks ||
       f.kind == FaultKind::kStaticEcmp) {

@@ -7,6 +7,8 @@
 //   - a compute NIC's PCIe link trained down (a lower generation or fewer lanes);
 //   - a compute NIC down (NCCL then runs on the node's other NICs);
 //   - GPUDirect RDMA off on a node;
+//   - a compute NIC in a slot of the other socket (on a root port of that socket's first host
+//     bridge; NCCL then gives its GPU the nearest NIC left, without GPUDirect RDMA);
 //   - two of a node's cables swapped between their leaves (each port on the other's rail, so
 //     traffic on both rails crosses a spine), where the design's rails are aligned or explicit;
 //   - a cable between two switches (leaf-spine, spine-core) at a reduced rate, both directions,
@@ -50,6 +52,7 @@ enum class FaultKind {
   kNicDown,
   kGdrOff,
   kCablesSwapped,
+  kNicOtherSocket,
   kSwitchCable,
   kFewerUplinks,  // fabric-wide
   kStaticEcmp,    // fabric-wide
@@ -67,7 +70,8 @@ struct ElementFault {
 };
 
 // "n3.mlx5_5 port at 50%", "n3.mlx5_5 PCIe at 25%", "n3.mlx5_5 down", "n3 GPUDirect RDMA off",
-// "n3.mlx5_9 and mlx5_10 cables swapped", "cable leaf4>spine1.5 at 50%", "leaf uplinks at 50%
+// "n3.mlx5_9 and mlx5_10 cables swapped", "n3.mlx5_5 on the other socket",
+// "cable leaf4>spine1.5 at 50%", "leaf uplinks at 50%
 // of the design's", "static ECMP instead of adaptive routing";
 // with `hosts` (what the cluster calls node i), "node03.mlx5_5 port at 50%".
 std::string fault_name(const ElementFault& fault,
@@ -79,13 +83,14 @@ std::string fault_next_step(const ElementFault& fault);
 
 // The fault as entries of a faults array (docs/scenarios.md, `railsim step --faults`), in JSON
 // text, so that a what-if run can reproduce it: link faults for a port, PCIe or cable, a
-// {"gdr_off_node": N} entry for GPUDirect RDMA; none for swapped cables, fewer uplinks or static
-// ECMP, which are changes of the system file's /system/fabric (cabling, oversubscription,
-// routing) instead.
+// {"gdr_off_node": N} entry for GPUDirect RDMA, a {"pcie": "nN.NIC", "parent": "hbB"} entry for
+// a NIC on the other socket; none for swapped cables, fewer uplinks or static ECMP, which are
+// changes of the system file's /system/fabric (cabling, oversubscription, routing) instead.
 std::vector<std::string> fault_entries(const ElementFault& fault, const models::SystemSpec& system);
 
-// The design with faults in: GPUDirect RDMA switched off in the model's spec, link faults applied
-// by `prepare` to each system built (predict's third argument).
+// The design with faults in: GPUDirect RDMA, the cabling, a node's server or the fabric changed in
+// the model's spec, link faults applied by `prepare` to each system built (predict's third
+// argument).
 struct FaultedDesign {
   CalibratedModel model;
   models::SystemPreparation prepare;

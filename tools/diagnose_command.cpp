@@ -142,9 +142,10 @@ int run_diagnose(const std::vector<std::string>& args, std::ostream& out) {
   po::variables_map vm;
   if (!parse_command_line(args, options, positional,
                           "Ranks the faults that make the design reproduce a cluster's "
-                          "measurements: a NIC's port or PCIe link slow, a NIC down, GPUDirect "
-                          "RDMA off, two cables swapped, a cable between switches slow, leaves "
-                          "short of uplinks, static ECMP, and pairs of them.",
+                          "measurements: a NIC's port or PCIe link slow, a NIC down or on the "
+                          "other socket, GPUDirect RDMA off, two cables swapped, a cable between "
+                          "switches slow, leaves short of uplinks, static ECMP, and pairs of "
+                          "them.",
                           out, vm)) {
     return 0;
   }
