@@ -4,6 +4,7 @@
 #include "calibrate/link_state_check.hpp"
 #include "calibrate/multi_node_check.hpp"
 #include "calibrate/nccl_run_check.hpp"
+#include "calibrate/pcie_link_check.hpp"
 #include "calibrate/rdma_ceiling_check.hpp"
 #include "calibrate/rdma_pair_check.hpp"
 #include "calibrate/topology_check.hpp"
@@ -23,6 +24,7 @@ CheckReport check_cluster(const ClusterEvidence& evidence,
   const models::NodeSpec& node = model.system.node;
   for (const NodeEvidence& n : evidence.nodes) {
     check_topology(n, node, out);
+    check_pcie_links(n, node, out);
   }
   for (const NcclEvidence& run : evidence.nccl) {
     check_nccl_affinity(run, model.system, out);

@@ -106,7 +106,7 @@ class Reader {
         return n;
       }
     }
-    evidence_.nodes.push_back({name, {}, {}, {}});
+    evidence_.nodes.push_back({name, {}, {}, {}, {}});
     return evidence_.nodes.back();
   }
 
@@ -119,6 +119,8 @@ class Reader {
       n.topo = load_as<NvidiaSmiTopo>(file, ToolFormat::kNvidiaSmiTopo, place);
     } else if (kind == "ibstat") {
       n.ibstat = load_as<IbstatOutput>(file, ToolFormat::kIbstat, place);
+    } else if (kind == "lspci") {
+      n.lspci = load_as<LspciOutput>(file, ToolFormat::kLspci, place);
     } else {
       n.ibdev2netdev = load_as<Ibdev2netdevOutput>(file, ToolFormat::kIbdev2netdev, place);
     }
@@ -174,7 +176,7 @@ class Reader {
   ClusterEvidence evidence_;
 };
 
-constexpr const char* kNodeKinds[] = {"topo", "ibstat", "ibdev2netdev"};
+constexpr const char* kNodeKinds[] = {"topo", "ibstat", "ibdev2netdev", "lspci"};
 
 std::string relative_to(const fs::path& dir, const std::string& file) {
   const fs::path p(file);
@@ -226,7 +228,8 @@ void read_manifest_nccl(const JsonValue& entry,
 ClusterEvidence read_manifest(const std::string& path) {
   const models::scenario::JsonDocument doc = models::scenario::load_json_file(path);
   const JsonValue root = doc.root();
-  root.expect_keys({"cluster", "nodes", "topo", "ibstat", "ibdev2netdev", "perftest", "nccl"});
+  root.expect_keys(
+      {"cluster", "nodes", "topo", "ibstat", "ibdev2netdev", "lspci", "perftest", "nccl"});
   const fs::path dir = fs::path(path).parent_path();
   Reader reader(path);
   std::set<std::string> listed;
@@ -281,7 +284,7 @@ ClusterEvidence read_manifest(const std::string& path) {
     const bool in_run = std::any_of(e.nccl.begin(), e.nccl.end(), [&](const NcclEvidence& r) {
       return std::find(r.nodes.begin(), r.nodes.end(), n.name) != r.nodes.end();
     });
-    if (!n.topo && !n.ibstat && !n.ibdev2netdev && !in_pair && !in_run) {
+    if (!n.topo && !n.ibstat && !n.ibdev2netdev && !n.lspci && !in_pair && !in_run) {
       throw nodes[i].error(fmt::format("node '{}' has no logs in the manifest", n.name));
     }
   }
@@ -307,7 +310,7 @@ ClusterEvidence read_directory(const std::string& path) {
   if (!fs::is_directory(dir)) {
     throw sim::InputError(path +
                           ": no such directory (expected a manifest .json or a directory "
-                          "of topo/, ibstat/, ibdev2netdev/, perftest/, nccl/)");
+                          "of topo/, ibstat/, ibdev2netdev/, lspci/, perftest/, nccl/)");
   }
   Reader reader(path);
   for (const char* kind : kNodeKinds) {
@@ -343,7 +346,7 @@ ClusterEvidence read_directory(const std::string& path) {
   if (evidence.nodes.empty() && evidence.nccl.empty()) {
     throw sim::InputError(path +
                           ": no logs found (expected .txt files under topo/, ibstat/, "
-                          "ibdev2netdev/, perftest/ or nccl/)");
+                          "ibdev2netdev/, lspci/, perftest/ or nccl/)");
   }
   std::sort(evidence.nodes.begin(), evidence.nodes.end(),
             [](const NodeEvidence& a, const NodeEvidence& b) { return a.name < b.name; });

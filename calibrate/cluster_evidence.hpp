@@ -5,6 +5,7 @@
 //   topo/<node>.txt           nvidia-smi topo -m
 //   ibstat/<node>.txt         ibstat
 //   ibdev2netdev/<node>.txt   ibdev2netdev (-v or not)
+//   lspci/<node>.txt          lspci -vv, as root
 //   perftest/<a>__<b>__<test>[__<device>].txt   one perftest run between two nodes (write_bw,
 //                             write_lat, ...), over the NIC the log names (Device)
 //   nccl/<label>.txt          one nccl-tests log (any number of runs in it)
@@ -15,6 +16,7 @@
 
 #include "calibrate/ibdev2netdev.hpp"
 #include "calibrate/ibstat.hpp"
+#include "calibrate/lspci.hpp"
 #include "calibrate/nccl_tests.hpp"
 #include "calibrate/nvidia_smi_topo.hpp"
 #include "calibrate/perftest.hpp"
@@ -38,6 +40,7 @@ struct NodeEvidence {
   std::optional<Evidence<NvidiaSmiTopo>> topo;
   std::optional<Evidence<IbstatOutput>> ibstat;
   std::optional<Evidence<Ibdev2netdevOutput>> ibdev2netdev;
+  std::optional<Evidence<LspciOutput>> lspci;
 };
 
 // One perftest log between two nodes; `test` is the program's name without "ib_" ("write_bw").

@@ -3,11 +3,25 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <system_error>
 
 namespace railsim::calibrate {
+
+bool is_pci_address(std::string_view word) {
+  if (word.size() != 12 || word[4] != ':' || word[7] != ':' || word[10] != '.') {
+    return false;
+  }
+  constexpr std::array<std::size_t, 9> kHexDigits = {0, 1, 2, 3, 5, 6, 8, 9, 11};
+  return std::all_of(kHexDigits.begin(), kHexDigits.end(), [word](std::size_t i) {
+    return std::isxdigit(static_cast<unsigned char>(word[i])) != 0;
+  });
+}
+
 namespace {
 
 constexpr std::size_t kQuotedLength = 40;

@@ -39,6 +39,9 @@ void append_word(std::string& text, std::string_view word);
 // as \xNN (a binary file must not garble the terminal).
 std::string quoted(std::string_view text);
 
+// Whether `word` is a PCI address with its domain, "dddd:bb:dd.f" in hex digits.
+bool is_pci_address(std::string_view word);
+
 // `field` whole as a decimal integer in [min, max]; otherwise fails with "expected <what>".
 std::int64_t integer_field(const Line& line,
                            std::string_view field,

@@ -7,7 +7,6 @@
 
 #include <fmt/format.h>
 
-#include <array>
 #include <string_view>
 
 namespace railsim::calibrate {
@@ -15,21 +14,6 @@ namespace {
 
 constexpr std::string_view kArrow = " ==> ";
 constexpr int kMaxPort = 255;
-
-bool is_pci_address(std::string_view word) {
-  // dddd:bb:dd.f
-  if (word.size() != 12 || word[4] != ':' || word[7] != ':' || word[10] != '.') {
-    return false;
-  }
-  constexpr std::array<std::size_t, 9> kHexDigits = {0, 1, 2, 3, 5, 6, 8, 9, 11};
-  for (const std::size_t i : kHexDigits) {
-    const char c = word[i];
-    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'))) {
-      return false;
-    }
-  }
-  return true;
-}
 
 // "ibp24s0 (Up)", optionally followed by more in parentheses ("(o2ib)").
 void read_netdev(const Line& line, std::string_view text, Ibdev2netdevPort& port) {

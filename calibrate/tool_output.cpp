@@ -23,7 +23,7 @@ ToolOutput parse_as(const TextInput& input) {
   return Parser(input);
 }
 
-constexpr std::array<FormatEntry, 5> kFormats = {{
+constexpr std::array<FormatEntry, 6> kFormats = {{
     {ToolFormat::kPerftest, "perftest", looks_like_perftest, parse_as<parse_perftest>},
     {ToolFormat::kNcclTests, "nccl-tests", looks_like_nccl_tests, parse_as<parse_nccl_tests>},
     {ToolFormat::kNvidiaSmiTopo, "nvidia-smi-topo", looks_like_nvidia_smi_topo,
@@ -31,9 +31,11 @@ constexpr std::array<FormatEntry, 5> kFormats = {{
     {ToolFormat::kIbdev2netdev, "ibdev2netdev", looks_like_ibdev2netdev,
      parse_as<parse_ibdev2netdev>},
     {ToolFormat::kIbstat, "ibstat", looks_like_ibstat, parse_as<parse_ibstat>},
+    {ToolFormat::kLspci, "lspci", looks_like_lspci, parse_as<parse_lspci>},
 }};
 
-constexpr const char* kFormatList = "perftest, nccl-tests, nvidia-smi-topo, ibdev2netdev, ibstat";
+constexpr const char* kFormatList =
+    "perftest, nccl-tests, nvidia-smi-topo, ibdev2netdev, ibstat, lspci";
 
 const FormatEntry& entry_of(ToolFormat format) {
   for (const FormatEntry& entry : kFormats) {

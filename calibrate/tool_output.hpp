@@ -5,6 +5,7 @@
 
 #include "calibrate/ibdev2netdev.hpp"
 #include "calibrate/ibstat.hpp"
+#include "calibrate/lspci.hpp"
 #include "calibrate/nccl_tests.hpp"
 #include "calibrate/nvidia_smi_topo.hpp"
 #include "calibrate/perftest.hpp"
@@ -16,9 +17,9 @@
 
 namespace railsim::calibrate {
 
-enum class ToolFormat { kPerftest, kNcclTests, kNvidiaSmiTopo, kIbdev2netdev, kIbstat };
+enum class ToolFormat { kPerftest, kNcclTests, kNvidiaSmiTopo, kIbdev2netdev, kIbstat, kLspci };
 
-// "perftest", "nccl-tests", "nvidia-smi-topo", "ibdev2netdev", "ibstat".
+// "perftest", "nccl-tests", "nvidia-smi-topo", "ibdev2netdev", "ibstat", "lspci".
 const char* to_string(ToolFormat format);
 
 // The format of a name; fails (sim::InputError) listing the names for any other.
@@ -26,11 +27,15 @@ ToolFormat tool_format_named(std::string_view name);
 
 // The first format whose signature the input carries (a perftest title and result header, an
 // nccl-tests column header, a topo matrix header, an ibdev2netdev arrow line, an ibstat CA
-// line), in that order; nothing when none does.
+// line, an lspci function line), in that order; nothing when none does.
 std::optional<ToolFormat> detect_format(const TextInput& input);
 
-using ToolOutput =
-    std::variant<PerftestOutput, NcclTestsOutput, NvidiaSmiTopo, Ibdev2netdevOutput, IbstatOutput>;
+using ToolOutput = std::variant<PerftestOutput,
+                                NcclTestsOutput,
+                                NvidiaSmiTopo,
+                                Ibdev2netdevOutput,
+                                IbstatOutput,
+                                LspciOutput>;
 
 // Parses the input as `format`, or as the detected format; fails on an empty input, and on one
 // no parser recognises (the message lists the formats and --as).

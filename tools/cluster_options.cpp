@@ -14,10 +14,11 @@ namespace po = boost::program_options;
 
 void ClusterOptions::add_to(po::options_description& options,
                             po::positional_options_description& positional) {
-  options.add_options()("cluster", po::value(&cluster)->required(),
-                        "a manifest .json, or a directory of topo/, ibstat/, ibdev2netdev/, "
-                        "perftest/, nccl/ logs (docs/acceptance.md)")(
-      "system", po::value(&system)->required(), "the design: a node preset or a system file")(
+  options.add_options()(
+      "cluster", po::value(&cluster)->required(),
+      "a manifest .json, or a directory of topo/, ibstat/, ibdev2netdev/, lspci/, "
+      "perftest/, nccl/ logs (docs/acceptance.md)")("system", po::value(&system)->required(),
+                                                    "the design: a node preset or a system file")(
       "profile", po::value(&profile),
       "a calibration profile (railsim calibrate -o) for the model's predictions")(
       "format", po::value(&format)->default_value("text"), "text or json")(

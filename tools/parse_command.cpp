@@ -1,6 +1,6 @@
 // File: tools/parse_command.cpp
 // `railsim parse FILE [--as FORMAT] [--format json|csv]`: a real tool's output (perftest,
-// nccl-tests, nvidia-smi topo -m, ibdev2netdev, ibstat) read by calibrate/'s parsers and
+// nccl-tests, nvidia-smi topo -m, ibdev2netdev, ibstat, lspci -vv) read by calibrate/'s parsers and
 // printed as JSON (design.md §5: fields named after the tool's own columns, one object per
 // table) or as CSV (one line per table row). A table cut short is printed with
 // "truncated": true and a warning on stderr.
@@ -223,6 +223,23 @@ Json to_json(const cal::IbstatOutput& output) {
   return {{"format", "ibstat"}, {"cas", cas}};
 }
 
+Json to_json(const std::optional<cal::PcieLinkReading>& link) {
+  return link ? Json{{"speed_GTps", link->speed_gts}, {"width", link->width}} : Json(nullptr);
+}
+
+Json to_json(const cal::LspciOutput& output) {
+  Json functions = Json::array();
+  for (const cal::LspciFunction& f : output.functions) {
+    functions.push_back({{"address", f.address},
+                         {"class", f.class_name},
+                         {"description", f.description},
+                         {"numa_node", or_null(f.numa_node)},
+                         {"link_capable", to_json(f.capable)},
+                         {"link_trained", to_json(f.trained)}});
+  }
+  return {{"format", "lspci"}, {"functions", functions}};
+}
+
 // ---- CSV: a header line, then one line per table row ----------------------------------------
 
 struct Csv {
@@ -319,6 +336,23 @@ Csv to_csv(const cal::IbstatOutput& output) {
   return csv;
 }
 
+Csv to_csv(const cal::LspciOutput& output) {
+  Csv csv{{"address", "class", "description", "numa_node", "cap_speed_GTps", "cap_width",
+           "speed_GTps", "width"},
+          {}};
+  const auto speed = [](const std::optional<cal::PcieLinkReading>& link) {
+    return link ? fmt::format("{}", link->speed_gts) : std::string();
+  };
+  const auto width = [](const std::optional<cal::PcieLinkReading>& link) {
+    return link ? fmt::format("{}", link->width) : std::string();
+  };
+  for (const cal::LspciFunction& f : output.functions) {
+    csv.rows.push_back({f.address, f.class_name, f.description, csv_cell(f.numa_node),
+                        speed(f.capable), width(f.capable), speed(f.trained), width(f.trained)});
+  }
+  return csv;
+}
+
 // RFC 4180: a cell holding a comma, quote or line break is quoted (CPU lists hold commas).
 std::string csv_quoted(const std::string& cell) {
   if (cell.find_first_of(",\"\n\r") == std::string::npos) {
@@ -394,7 +428,7 @@ int run_parse(const std::vector<std::string>& args, std::ostream& out) {
   std::string as;
   std::string format = "json";
   po::options_description options(
-      "railsim parse FILE [--as perftest|nccl-tests|nvidia-smi-topo|ibdev2netdev|ibstat] "
+      "railsim parse FILE [--as perftest|nccl-tests|nvidia-smi-topo|ibdev2netdev|ibstat|lspci] "
       "[--format json|csv]");
   options.add_options()("file", po::value(&path)->required(), "the tool's output, as saved")(
       "as", po::value(&as), "the tool that wrote it; default: recognised from the content")(
@@ -404,7 +438,7 @@ int run_parse(const std::vector<std::string>& args, std::ostream& out) {
   po::variables_map vm;
   if (!parse_command_line(args, options, positional,
                           "Reads a real tool's output (perftest, nccl-tests, nvidia-smi topo -m, "
-                          "ibdev2netdev, ibstat) and prints its tables.",
+                          "ibdev2netdev, ibstat, lspci -vv) and prints its tables.",
                           out, vm)) {
     return 0;
   }

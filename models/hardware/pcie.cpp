@@ -8,30 +8,18 @@
 
 namespace railsim::models {
 
-sim::Bandwidth pcie_raw_bandwidth(PcieLink link) {
-  double gigatransfers = 0.0;
-  double coding = 0.0;
-  switch (link.generation) {
-    case 3:
-      gigatransfers = 8.0;
-      coding = 128.0 / 130.0;
-      break;
-    case 4:
-      gigatransfers = 16.0;
-      coding = 128.0 / 130.0;
-      break;
-    case 5:
-      gigatransfers = 32.0;
-      coding = 128.0 / 130.0;
-      break;
-    case 6:
-      gigatransfers = 64.0;
-      coding = 242.0 / 256.0;
-      break;
-    default:
-      throw sim::InputError("PCIe generation " + std::to_string(link.generation) +
-                            ", expected 3, 4, 5 or 6");
+double pcie_transfer_rate_gts(int generation) {
+  if (generation < 3 || generation > 6) {
+    throw sim::InputError("PCIe generation " + std::to_string(generation) +
+                          ", expected 3, 4, 5 or 6");
   }
+  return 8.0 * static_cast<double>(1 << (generation - 3));  // doubling from Gen3's 8 GT/s
+}
+
+sim::Bandwidth pcie_raw_bandwidth(PcieLink link) {
+  const double gigatransfers = pcie_transfer_rate_gts(link.generation);
+  // 128b/130b for Gen3-5, FLIT mode's 242/256 for Gen6.
+  const double coding = link.generation == 6 ? 242.0 / 256.0 : 128.0 / 130.0;
   if (link.lanes != 1 && link.lanes != 2 && link.lanes != 4 && link.lanes != 8 &&
       link.lanes != 16) {
     throw sim::InputError("PCIe width x" + std::to_string(link.lanes) +

@@ -20,6 +20,10 @@ struct PcieLink {
 // peer-to-peer ~49 GB/s of 63.0 raw (0.78) on DGX H100.
 inline constexpr double kPcieEfficiency = 0.78;
 
+// The per-lane transfer rate of a generation in GT/s, as lspci prints it (Gen5: 32). Throws
+// sim::InputError for a generation outside the tables.
+double pcie_transfer_rate_gts(int generation);
+
 // Raw data rate per direction after line coding (128b/130b for Gen3-5, 242/256 FLIT for Gen6).
 // Throws sim::InputError for a generation or width outside the tables.
 sim::Bandwidth pcie_raw_bandwidth(PcieLink link);

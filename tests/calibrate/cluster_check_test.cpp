@@ -64,10 +64,39 @@ TEST(ClusterCheck, HealthyClusterPassesEveryLayerOnEveryNode) {
       test::write_cluster(test::healthy_nodes(models::node_preset("dgx-h100"), 4));
   const CheckReport report = check(dir, "dgx-h100");
   EXPECT_TRUE(failures(report).empty());
-  // Per node: devices present and distances; NUMA affinity; port state.
-  EXPECT_EQ(count(report, CheckLayer::kTopology, Verdict::kPass), 8);
+  // Per node: devices present, distances and PCIe links; NUMA affinity; port state and network
+  // devices.
+  EXPECT_EQ(count(report, CheckLayer::kTopology, Verdict::kPass), 12);
   EXPECT_EQ(count(report, CheckLayer::kAffinity, Verdict::kPass), 4);
-  EXPECT_EQ(count(report, CheckLayer::kLinkState, Verdict::kPass), 4);
+  EXPECT_EQ(count(report, CheckLayer::kLinkState, Verdict::kPass), 8);
+}
+
+TEST(ClusterCheck, NicPcieLinkAtGen4IsNamedOnceAtTheTopologyLayer) {
+  // DGX H100's NICs sit on Gen5 x16 (32 GT/s); one trained at Gen4 (16 GT/s) carries half.
+  std::vector<SyntheticNode> nodes = test::healthy_nodes(models::node_preset("dgx-h100"), 4);
+  const std::string nic = nodes[3].spec.nics[nic_beside(nodes[3].spec, 2)].name;
+  nodes[3].trained_pcie[nic] = {4, 16};
+  const CheckReport report = check(test::write_cluster(nodes), "dgx-h100");
+  const std::vector<Finding> failed = failures(report);
+  ASSERT_EQ(failed.size(), 1U);
+  EXPECT_EQ(failed[0].layer, CheckLayer::kTopology);
+  EXPECT_EQ(failed[0].check, "PCIe link");
+  EXPECT_EQ(failed[0].element, "node03." + nic);
+  EXPECT_EQ(failed[0].severity, Severity::kMajor);
+  EXPECT_EQ(failed[0].expected, "32 GT/s x16, as designed");
+  EXPECT_EQ(failed[0].measured, "16 GT/s x16 (LnkCap 32 GT/s x16)");
+  EXPECT_NE(failed[0].evidence.find("lspci/node03.txt:"), std::string::npos);
+}
+
+TEST(ClusterCheck, GpuPcieLinkAtHalfWidthIsNamedByItsIndex) {
+  // nvidia-smi numbers GPUs in bus order, so lspci's sixth NVIDIA 3D controller is GPU5.
+  std::vector<SyntheticNode> nodes = test::healthy_nodes(models::node_preset("dgx-h100"), 2);
+  nodes[0].trained_pcie["gpu5"] = {5, 8};
+  const CheckReport report = check(test::write_cluster(nodes), "dgx-h100");
+  const std::vector<Finding> failed = failures(report);
+  ASSERT_EQ(failed.size(), 1U);
+  EXPECT_EQ(failed[0].element, "node00.gpu5");
+  EXPECT_EQ(failed[0].measured, "32 GT/s x8 (LnkCap 32 GT/s x16)");
 }
 
 TEST(ClusterCheck, NicOnTheOtherSocketIsNamedOnceAtTheTopologyLayer) {
@@ -113,18 +142,19 @@ TEST(ClusterCheck, MissingGpuIsNamedAsCritical) {
 }
 
 // DGX A100 nodes checked against the DGX H100 design: not a device out of place on each node but
-// the wrong server, said once per node rather than once per GPU.
-TEST(ClusterCheck, AnotherServerTypeIsOneDistanceFindingPerNode) {
+// the wrong server, said once per node rather than once per GPU: by its distances, and by its
+// PCIe links (Gen4 where the design has Gen5).
+TEST(ClusterCheck, AnotherServerTypeIsOneFindingPerNodeAndCheck) {
   const CheckReport report = check(
       test::write_cluster(test::healthy_nodes(models::node_preset("dgx-a100"), 2)), "dgx-h100");
   std::vector<std::string> named;
   for (const Finding& f : failures(report)) {
     if (f.layer == CheckLayer::kTopology) {
-      EXPECT_EQ(f.check, "GPU/NIC distances");
-      named.push_back(f.element);
+      named.push_back(f.check + " " + f.element);
     }
   }
-  EXPECT_EQ(named, (std::vector<std::string>{"node00", "node01"}));
+  EXPECT_EQ(named, (std::vector<std::string>{"GPU/NIC distances node00", "PCIe link node00",
+                                             "GPU/NIC distances node01", "PCIe link node01"}));
 }
 
 // ib_write_bw at 8 MiB and ib_write_lat at 2 B between the pairs of test::model_rdma_pairs.

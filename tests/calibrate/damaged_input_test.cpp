@@ -278,11 +278,11 @@ std::vector<Damaged> damaged_inputs() {
       {"empty_file", nullptr, "", 0, "the file is empty"},
       {"blank_file", nullptr, " \n\t\n\n", 0, "the file is empty"},
       {"another_tools_output", nullptr,
-       "00:00.0 Host bridge: Intel Corporation Device 09a2 (rev 04)\n"
-       "1b:00.0 3D controller: NVIDIA Corporation GH100 [H100 SXM5 80GB] (rev a1)\n",
+       "lo               UNKNOWN        00:00:00:00:00:00 <LOOPBACK,UP,LOWER_UP>\n"
+       "ibp24s0          UP             00:00:10:29:fe:80 <BROADCAST,MULTICAST,UP,LOWER_UP>\n",
        0,
        "not the output of a tool railsim reads (expected perftest, nccl-tests, "
-       "nvidia-smi-topo, ibdev2netdev, ibstat; --as names the format)"},
+       "nvidia-smi-topo, ibdev2netdev, ibstat, lspci; --as names the format)"},
       {"binary_bytes", nullptr,
        std::string("\x7f"
                    "ELF\x02\x01\x01\0\0\0\0",

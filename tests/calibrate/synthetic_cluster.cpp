@@ -2,6 +2,7 @@
 #include "tests/calibrate/synthetic_cluster.hpp"
 
 #include "calibrate/nvidia_smi_topo.hpp"
+#include "models/hardware/pcie.hpp"
 #include "models/hardware/topo_matrix.hpp"
 #include "sim/flow_network.hpp"
 
@@ -146,7 +147,7 @@ std::string all_reduce_log(const std::vector<std::string>& hosts,
 std::vector<SyntheticNode> healthy_nodes(const models::NodeSpec& spec, int count) {
   std::vector<SyntheticNode> nodes;
   for (int i = 0; i < count; ++i) {
-    nodes.push_back({fmt::format("node{:02}", i), spec, {}});
+    nodes.push_back({fmt::format("node{:02}", i), spec, {}, {}});
   }
   return nodes;
 }
@@ -171,6 +172,64 @@ std::string ibstat_text(const SyntheticNode& node) {
   return text;
 }
 
+namespace {
+
+// Bus numbers: GPUs ascending from 0x10, so bus order is GPU order, as nvidia-smi has it; NICs
+// from 0x90.
+std::string gpu_address(std::size_t gpu) {
+  return fmt::format("0000:{:02x}:00.0", 0x10 + 0x10 * gpu);
+}
+
+std::string nic_address(std::size_t nic) { return fmt::format("0000:{:02x}:00.0", 0x90 + 4 * nic); }
+
+std::string lspci_block(const std::string& address,
+                        const std::string& head,
+                        models::PcieLink capable,
+                        models::PcieLink trained) {
+  const double cap = models::pcie_transfer_rate_gts(capable.generation);
+  const double speed = models::pcie_transfer_rate_gts(trained.generation);
+  return fmt::format(
+      "{} {}\n\tSubsystem: Device 0000\n\tNUMA node: 0\n"
+      "\tCapabilities: [60] Express (v2) Endpoint, MSI 00\n"
+      "\t\tLnkCap:\tPort #0, Speed {:g}GT/s, Width x{}, ASPM not supported\n"
+      "\t\tLnkSta:\tSpeed {:g}GT/s{}, Width x{}{}\n\n",
+      address.substr(5), head, cap, capable.lanes, speed, speed < cap ? " (downgraded)" : " (ok)",
+      trained.lanes, trained.lanes < capable.lanes ? " (downgraded)" : " (ok)");
+}
+
+}  // namespace
+
+std::string ibdev2netdev_text(const SyntheticNode& node) {
+  std::string text;
+  for (std::size_t n = 0; n < node.spec.nics.size(); ++n) {
+    text += fmt::format(
+        "{} {} (MT4129 - MCX75310AAS-NEAT) ConnectX-7 fw 28.41.1000 port 1 (ACTIVE) ==> ib{} "
+        "(Up)\n",
+        nic_address(n), node.spec.nics[n].name, n);
+  }
+  return text;
+}
+
+std::string lspci_text(const SyntheticNode& node) {
+  const auto trained = [&node](const std::string& element, models::PcieLink designed) {
+    const auto it = node.trained_pcie.find(element);
+    return it == node.trained_pcie.end() ? designed : it->second;
+  };
+  std::string text;
+  for (std::size_t g = 0; g < node.spec.gpus.size(); ++g) {
+    const models::PcieLink link = node.spec.gpus[g].link;
+    text += lspci_block(gpu_address(g), "3D controller: NVIDIA Corporation GH100 (rev a1)", link,
+                        trained(fmt::format("gpu{}", g), link));
+  }
+  for (std::size_t n = 0; n < node.spec.nics.size(); ++n) {
+    const models::Nic& nic = node.spec.nics[n];
+    text += lspci_block(nic_address(n),
+                        "Infiniband controller: Mellanox Technologies MT2910 Family [ConnectX-7]",
+                        nic.link, trained(nic.name, nic.link));
+  }
+  return text;
+}
+
 fs::path scratch_dir() {
   const ::testing::TestInfo* test = ::testing::UnitTest::GetInstance()->current_test_info();
   const fs::path dir =
@@ -191,6 +250,8 @@ std::string write_cluster(const std::vector<SyntheticNode>& nodes) {
     write_file(dir / "topo" / (node.name + ".txt"),
                nvidia_smi_topo_text(models::topo_matrix(node.spec)));
     write_file(dir / "ibstat" / (node.name + ".txt"), ibstat_text(node));
+    write_file(dir / "ibdev2netdev" / (node.name + ".txt"), ibdev2netdev_text(node));
+    write_file(dir / "lspci" / (node.name + ".txt"), lspci_text(node));
   }
   return dir.string();
 }

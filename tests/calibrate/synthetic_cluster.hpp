@@ -1,7 +1,9 @@
 // File: tests/calibrate/synthetic_cluster.hpp
 // Clusters made by the model itself, laid out as railsim check reads a directory: each node's
 // nvidia-smi topo -m from its NodeSpec (a faulty node is a changed NodeSpec), its ibstat with
-// every port Active at the NIC's rate unless the node trained it at another.
+// every port Active at the NIC's rate unless the node trained it at another, its ibdev2netdev
+// -v, and its lspci -vv with every GPU and NIC link trained at its designed generation and
+// width unless the node trained it at another.
 #pragma once
 
 #include "models/hardware/node_spec.hpp"
@@ -18,7 +20,8 @@ namespace railsim::calibrate::test {
 struct SyntheticNode {
   std::string name;
   models::NodeSpec spec;
-  std::map<std::string, double> trained_gbps;  // NIC name -> the rate its port trained at
+  std::map<std::string, double> trained_gbps;            // NIC name -> the rate its port trained at
+  std::map<std::string, models::PcieLink> trained_pcie;  // "gpu3" or a NIC name -> its link
 };
 
 // `count` nodes "node00", "node01", ... of `spec`.
@@ -26,6 +29,13 @@ std::vector<SyntheticNode> healthy_nodes(const models::NodeSpec& spec, int count
 
 // ibstat's output for the node, in the layout of the real tool (tests/data/ibstat_*).
 std::string ibstat_text(const SyntheticNode& node);
+
+// ibdev2netdev -v's output for the node: every port ACTIVE and its netdev Up, at the PCI
+// address lspci_text gives the NIC.
+std::string ibdev2netdev_text(const SyntheticNode& node);
+
+// lspci -vv's output for the node's GPUs and NICs (GPUs first, in bus order).
+std::string lspci_text(const SyntheticNode& node);
 
 // The cable between a node's NIC ("n3.mlx5_5") and its leaf at `scale` of its rate, both
 // directions; found by the link names `railsim topo --links` prints.
@@ -74,7 +84,8 @@ std::filesystem::path scratch_dir();
 // Writes `text` to `path`, making its directories.
 void write_file(const std::filesystem::path& path, const std::string& text);
 
-// scratch_dir() with topo/<node>.txt and ibstat/<node>.txt of every node. Returns its path.
+// scratch_dir() with topo/, ibstat/, ibdev2netdev/ and lspci/<node>.txt of every node. Returns
+// its path.
 std::string write_cluster(const std::vector<SyntheticNode>& nodes);
 
 }  // namespace railsim::calibrate::test

@@ -57,7 +57,7 @@ TEST(ToolFormat, UnknownNameListsTheFormats) {
   } catch (const sim::InputError& error) {
     EXPECT_STREQ(error.what(),
                  "expected a format of perftest, nccl-tests, nvidia-smi-topo, ibdev2netdev, "
-                 "ibstat, got 'nccl'");
+                 "ibstat, lspci, got 'nccl'");
   }
 }
 
