@@ -1,6 +1,7 @@
 // File: calibrate/fault_diagnosis.cpp
 #include "calibrate/fault_diagnosis.hpp"
 
+#include "models/hardware/path_class.hpp"
 #include "models/scenario/system_file.hpp"
 #include "models/system/system.hpp"
 #include "sim/flow_network.hpp"
@@ -103,17 +104,13 @@ void swap_cables(models::SystemSpec& system, const ElementFault& f) {
 // Where compute NIC `compute_nic` sits in a slot of the other socket: a root port of the first
 // host bridge of another socket than its own; nothing on a server of one socket.
 std::optional<models::PcieParent> other_socket_slot(const models::NodeSpec& node, int compute_nic) {
-  const auto socket_of_bridge = [&node](int bridge) {
-    const models::HostBridge& b = node.host_bridges.at(static_cast<std::size_t>(bridge));
-    return node.numa_nodes.at(static_cast<std::size_t>(b.numa)).socket;
+  const auto socket_of_numa = [&node](int numa) {
+    return node.numa_nodes.at(static_cast<std::size_t>(numa)).socket;
   };
-  models::PcieParent parent = nic_of(node, compute_nic).parent;
-  while (parent.kind == models::PcieParent::Kind::kSwitch) {
-    parent = node.switches.at(static_cast<std::size_t>(parent.index)).parent;
-  }
-  const int own = socket_of_bridge(parent.index);
+  const int nic = models::compute_nic_indices(node).at(static_cast<std::size_t>(compute_nic));
+  const int own = socket_of_numa(models::numa_of(node, {models::DeviceRef::Kind::kNic, nic}));
   for (std::size_t b = 0; b < node.host_bridges.size(); ++b) {
-    if (socket_of_bridge(static_cast<int>(b)) != own) {
+    if (socket_of_numa(node.host_bridges[b].numa) != own) {
       return models::PcieParent{models::PcieParent::Kind::kHostBridge, static_cast<int>(b)};
     }
   }

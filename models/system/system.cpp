@@ -137,25 +137,37 @@ std::string parent_name(int node, const PcieParent& parent) {
 
 }  // namespace
 
+namespace {
+
+// Where a node's GPU ("gpu3"), NIC (by name) or, with `switches`, PCIe switch ("sw2") hangs:
+// its parent, to read or to change; null for an element the node does not have.
+template <class Node>
+auto parent_of(Node& node, std::string_view element, bool switches)
+    -> decltype(&node.gpus[0].parent) {
+  for (std::size_t g = 0; g < node.gpus.size(); ++g) {
+    if (element == fmt::format("gpu{}", g)) {
+      return &node.gpus[g].parent;
+    }
+  }
+  for (auto& nic : node.nics) {
+    if (element == nic.name) {
+      return &nic.parent;
+    }
+  }
+  for (std::size_t s = 0; switches && s < node.switches.size(); ++s) {
+    if (element == fmt::format("sw{}", s)) {
+      return &node.switches[s].parent;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 std::pair<std::string, std::string> pcie_link_names(const NodeSpec& node,
                                                     int node_index,
                                                     std::string_view element) {
-  std::optional<PcieParent> parent;
-  for (std::size_t g = 0; g < node.gpus.size() && !parent; ++g) {
-    if (element == fmt::format("gpu{}", g)) {
-      parent = node.gpus[g].parent;
-    }
-  }
-  for (std::size_t i = 0; i < node.nics.size() && !parent; ++i) {
-    if (element == node.nics[i].name) {
-      parent = node.nics[i].parent;
-    }
-  }
-  for (std::size_t s = 0; s < node.switches.size() && !parent; ++s) {
-    if (element == fmt::format("sw{}", s)) {
-      parent = node.switches[s].parent;
-    }
-  }
+  const PcieParent* parent = parent_of(node, element, true);
   if (!parent) {
     throw sim::InputError(fmt::format(
         "node {} of {} has no PCIe element '{}' (expected gpuN, swN or a NIC such as {})",
@@ -180,17 +192,7 @@ void move_pcie_device(SystemSpec& spec, int node, std::string_view element, Pcie
     throw sim::InputError(
         fmt::format("node {} of {} has no {}", node, moved.name, parent_name(node, parent)));
   }
-  PcieParent* slot = nullptr;
-  for (std::size_t g = 0; g < moved.gpus.size() && !slot; ++g) {
-    if (element == fmt::format("gpu{}", g)) {
-      slot = &moved.gpus[g].parent;
-    }
-  }
-  for (Nic& nic : moved.nics) {
-    if (!slot && element == nic.name) {
-      slot = &nic.parent;
-    }
-  }
+  PcieParent* slot = parent_of(moved, element, false);
   if (!slot) {
     throw sim::InputError(fmt::format(
         "node {} of {} has no GPU or NIC '{}' (expected gpuN or a NIC such as {})", node,
