@@ -5,6 +5,7 @@
 #include "models/scenario/system_file.hpp"
 #include "models/system/system.hpp"
 #include "sim/flow_network.hpp"
+#include "sim/hash_mix.hpp"
 #include "sim/input_error.hpp"
 #include "sim/simulator.hpp"
 
@@ -123,7 +124,8 @@ bool touches(const ElementFault& f, const Measurement& m, const std::vector<std:
   if (f.kind == FaultKind::kSwitchCable) {
     return std::binary_search(crossed.begin(), crossed.end(), f.cable);
   }
-  if (f.kind == FaultKind::kFewerUplinks || f.kind == FaultKind::kStaticEcmp) {
+  if (f.kind == FaultKind::kFewerUplinks || f.kind == FaultKind::kStaticEcmp ||
+      f.kind == FaultKind::kEcmpDraw) {
     return !crossed.empty();
   }
   const bool collective = m.kind == MeasurementKind::kCollectiveTime;
@@ -264,12 +266,18 @@ std::vector<ElementFault> fault_space(const models::SystemSpec& system,
     if (system.fabric.routing == models::Routing::kAdaptive) {
       space.push_back({FaultKind::kStaticEcmp});
     }
+    for (int draw = 1; draw <= kEcmpDraws && system.fabric.routing == models::Routing::kEcmp;
+         ++draw) {
+      ElementFault f{FaultKind::kEcmpDraw};
+      f.draw = draw;
+      space.push_back(f);
+    }
   }
   return space;
 }
 
 bool same_element(const ElementFault& a, const ElementFault& b) {
-  return a.kind == b.kind && a.node == b.node && a.cable == b.cable &&
+  return a.kind == b.kind && a.node == b.node && a.cable == b.cable && a.draw == b.draw &&
          (a.kind == FaultKind::kGdrOff || (a.nic == b.nic && a.other_nic == b.other_nic));
 }
 
@@ -315,6 +323,10 @@ FaultedDesign with_faults(const CalibratedModel& design, const std::vector<Eleme
       faulty.model.system.fabric.oversubscription /= f.scale;
     } else if (f.kind == FaultKind::kStaticEcmp) {
       faulty.model.system.fabric.routing = models::Routing::kEcmp;
+    } else if (f.kind == FaultKind::kEcmpDraw) {
+      // Another seed of the same hash: each flow's path drawn anew, independently of the design's.
+      faulty.model.system.fabric.ecmp_seed =
+          sim::hash_mix(design.system.fabric.ecmp_seed, static_cast<std::uint64_t>(f.draw));
     } else {
       on_links.push_back(f);
     }
@@ -349,6 +361,9 @@ std::string fault_name(const ElementFault& f,
   }
   if (f.kind == FaultKind::kStaticEcmp) {
     return "static ECMP instead of adaptive routing";
+  }
+  if (f.kind == FaultKind::kEcmpDraw) {
+    return fmt::format("ECMP collisions (hash draw {})", f.draw);
   }
   const std::string nic = fmt::format("{}.{}", host, nic_of(node, f.nic).name);
   if (f.kind == FaultKind::kNicDown) {
@@ -394,6 +409,10 @@ std::string fault_next_step(const ElementFault& f) {
     case FaultKind::kStaticEcmp:
       return "whether the switches route adaptively (the subnet manager's routing engine and "
              "adaptive-routing settings; ibdiagnet's routing report)";
+    case FaultKind::kEcmpDraw:
+      return "the uplinks' load while the job runs (the switches' port counters): flows hashed "
+             "onto the same uplinks; more queue pairs per connection "
+             "(NCCL_IB_QPS_PER_CONNECTION) or adaptive routing spread them";
   }
   return "";
 }
@@ -408,7 +427,7 @@ std::vector<std::string> fault_entries(const ElementFault& f, const models::Syst
                         models::pcie_parent_name(other_socket_slot(system.node, f.nic).value()))};
   }
   if (f.kind == FaultKind::kCablesSwapped || f.kind == FaultKind::kFewerUplinks ||
-      f.kind == FaultKind::kStaticEcmp) {
+      f.kind == FaultKind::kStaticEcmp || f.kind == FaultKind::kEcmpDraw) {
     return {};
   }
   sim::Simulator simulator;

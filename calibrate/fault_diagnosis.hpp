@@ -14,8 +14,10 @@
 //   - a cable between two switches (leaf-spine, spine-core) at a reduced rate, both directions,
 //     for each cable the measurements' traffic crosses in the design;
 //   - fabric-wide, where some measured traffic crosses a spine: leaves with a half or a quarter
-//     of the design's uplinks (oversubscribed 2x or 4x beyond it), and, on a design that routes
-//     adaptively, static ECMP instead (flows collide on uplinks).
+//     of the design's uplinks (oversubscribed 2x or 4x beyond it); on a design that routes
+//     adaptively, static ECMP instead (flows collide on uplinks); on a static-ECMP design,
+//     kEcmpDraws other draws of its hash (the switches' hash places colliding flows otherwise
+//     than the model's draw).
 // A fault changes only the measurements that run through it: an RDMA pair through its own
 // NIC's elements, a collective through those of its nodes, either through the switch cables its
 // traffic crosses in the design; perftest in host memory does not use GPUDirect RDMA. So the
@@ -56,7 +58,12 @@ enum class FaultKind {
   kSwitchCable,
   kFewerUplinks,  // fabric-wide
   kStaticEcmp,    // fabric-wide
+  kEcmpDraw,      // fabric-wide
 };
+
+// The other draws of an ECMP design's hash tried: enough to find a placement of colliding flows
+// much worse (or better) than the model's, few enough that fitting the draw does not fit noise.
+inline constexpr int kEcmpDraws = 8;
 
 struct ElementFault {
   FaultKind kind = FaultKind::kNicPort;
@@ -67,12 +74,13 @@ struct ElementFault {
   double scale = 1.0;
   int other_nic = 0;    // kCablesSwapped: the compute NIC whose cable `nic`'s is swapped with
   std::string cable{};  // kSwitchCable: its upward link, as the system names it ("leaf4>spine1.5")
+  int draw = 0;         // kEcmpDraw: which other draw of the hash, 1 to kEcmpDraws
 };
 
 // "n3.mlx5_5 port at 50%", "n3.mlx5_5 PCIe at 25%", "n3.mlx5_5 down", "n3 GPUDirect RDMA off",
 // "n3.mlx5_9 and mlx5_10 cables swapped", "n3.mlx5_5 on the other socket",
 // "cable leaf4>spine1.5 at 50%", "leaf uplinks at 50%
-// of the design's", "static ECMP instead of adaptive routing";
+// of the design's", "static ECMP instead of adaptive routing", "ECMP collisions (hash draw 3)";
 // with `hosts` (what the cluster calls node i), "node03.mlx5_5 port at 50%".
 std::string fault_name(const ElementFault& fault,
                        const models::NodeSpec& node,
@@ -84,8 +92,9 @@ std::string fault_next_step(const ElementFault& fault);
 // The fault as entries of a faults array (docs/scenarios.md, `railsim step --faults`), in JSON
 // text, so that a what-if run can reproduce it: link faults for a port, PCIe or cable, a
 // {"gdr_off_node": N} entry for GPUDirect RDMA, a {"pcie": "nN.NIC", "parent": "hbB"} entry for
-// a NIC on the other socket; none for swapped cables, fewer uplinks or static ECMP, which are
-// changes of the system file's /system/fabric (cabling, oversubscription, routing) instead.
+// a NIC on the other socket; none for swapped cables, fewer uplinks, static ECMP or another
+// hash draw, which are changes of the system file's /system/fabric (cabling, oversubscription,
+// routing, ecmp_seed) instead.
 std::vector<std::string> fault_entries(const ElementFault& fault, const models::SystemSpec& system);
 
 // The design with faults in: GPUDirect RDMA, the cabling, a node's server or the fabric changed in

@@ -144,8 +144,8 @@ int run_diagnose(const std::vector<std::string>& args, std::ostream& out) {
                           "Ranks the faults that make the design reproduce a cluster's "
                           "measurements: a NIC's port or PCIe link slow, a NIC down or on the "
                           "other socket, GPUDirect RDMA off, two cables swapped, a cable between "
-                          "switches slow, leaves short of uplinks, static ECMP, and pairs of "
-                          "them.",
+                          "switches slow, leaves short of uplinks, static ECMP, ECMP "
+                          "collisions, and pairs of them.",
                           out, vm)) {
     return 0;
   }

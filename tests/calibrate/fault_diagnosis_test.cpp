@@ -11,6 +11,7 @@
 #include "models/scenario/system_file.hpp"
 #include "models/system/system.hpp"
 #include "sim/flow_network.hpp"
+#include "sim/hash_mix.hpp"
 #include "sim/input_error.hpp"
 #include "sim/simulator.hpp"
 
@@ -150,6 +151,10 @@ MeasurementSet measure(const ElementFault& fault,
     truth.system.fabric.oversubscription /= fault.scale;
   } else if (!healthy && fault.kind == FaultKind::kStaticEcmp) {
     truth.system.fabric.routing = models::Routing::kEcmp;
+  } else if (!healthy && fault.kind == FaultKind::kEcmpDraw) {
+    // Draw k of the hash is its seed mixed with k (fault_diagnosis.hpp).
+    truth.system.fabric.ecmp_seed =
+        sim::hash_mix(truth.system.fabric.ecmp_seed, static_cast<std::uint64_t>(fault.draw));
   } else if (!healthy) {
     prepare = injected(fault);
   }
@@ -213,7 +218,7 @@ bool names(const Explanation& e, const ElementFault& f) {
   const ElementFault& g = e.faults[0];
   const bool rate = f.kind == FaultKind::kNicPort || f.kind == FaultKind::kNicPcie ||
                     f.kind == FaultKind::kSwitchCable || f.kind == FaultKind::kFewerUplinks;
-  return g.kind == f.kind && g.node == f.node && g.cable == f.cable &&
+  return g.kind == f.kind && g.node == f.node && g.cable == f.cable && g.draw == f.draw &&
          (f.kind == FaultKind::kGdrOff || (g.nic == f.nic && (f.kind != FaultKind::kCablesSwapped ||
                                                               g.other_nic == f.other_nic))) &&
          (!rate || std::abs(g.scale / f.scale - 1.0) < 0.05);
@@ -276,6 +281,8 @@ std::string kind_label(FaultKind kind) {
       return "fewer-uplinks";
     case FaultKind::kStaticEcmp:
       return "static-ECMP";
+    case FaultKind::kEcmpDraw:
+      return "ECMP-draw";
   }
   return "";
 }
@@ -370,6 +377,12 @@ TEST(FaultDiagnosis, NicOnTheOtherSocketIsRankedFirst) {
   }
 }
 
+ElementFault ecmp_draw(int draw) {
+  ElementFault f{FaultKind::kEcmpDraw};
+  f.draw = draw;
+  return f;
+}
+
 TEST(FaultDiagnosis, FabricWideFaultsAreRankedFirst) {
 #if defined(__SANITIZE_ADDRESS__)
   GTEST_SKIP() << "three diagnoses of 8-node clusters: checked in the optimised build; the other "
@@ -379,7 +392,8 @@ TEST(FaultDiagnosis, FabricWideFaultsAreRankedFirst) {
   // what its uplinks carry, so only misaligned rails show the uplinks (docs/validation.md): on
   // 8 nodes in two units of 4 cabled at random, a pair's AllReduce sends channels of both nodes
   // up through the leaves they share. With half the uplinks (2:1 instead of 1:1) static ECMP
-  // stacks them on fewer; with static ECMP instead of adaptive routing some hash onto one uplink.
+  // stacks them on fewer; with static ECMP instead of adaptive routing some hash onto one uplink;
+  // with another draw of the ECMP hash, other flows collide.
   // (Half the uplinks under adaptive routing still carry what two of a leaf's four nodes send:
   // no pair's measurement shows it.)
   CalibratedModel ecmp = in_units(8, 4);
@@ -387,7 +401,9 @@ TEST(FaultDiagnosis, FabricWideFaultsAreRankedFirst) {
   CalibratedModel adaptive = ecmp;
   adaptive.system.fabric.routing = models::Routing::kAdaptive;
   const std::vector<std::pair<ElementFault, CalibratedModel>> cases = {
-      {{FaultKind::kFewerUplinks, 0, 0, 0.5}, ecmp}, {{FaultKind::kStaticEcmp}, adaptive}};
+      {{FaultKind::kFewerUplinks, 0, 0, 0.5}, ecmp},
+      {{FaultKind::kStaticEcmp}, adaptive},
+      {ecmp_draw(3), ecmp}};
   for (const auto& [fault, cluster] : cases) {
     const MeasurementSet set = measure(fault, false, 5, cluster);
     ASSERT_TRUE(shows(set, 5, cluster)) << fault_name(fault, cluster.system.node);
