@@ -335,6 +335,9 @@ FaultedDesign with_faults(const CalibratedModel& design, const std::vector<Eleme
     faulty.prepare = [on_links](models::System& system, sim::FlowNetwork& network) {
       models::scenario::SystemFile file{"", system.spec(), {}, "railsim diagnose"};
       for (const ElementFault& f : on_links) {
+        if (f.kind != FaultKind::kSwitchCable && !system.built(f.node)) {
+          continue;  // on a node the measurement does not run on (predict builds only its own)
+        }
         const std::vector<models::scenario::LinkFault> links = link_faults(system, network, f);
         file.faults.insert(file.faults.end(), links.begin(), links.end());
       }

@@ -166,6 +166,9 @@ double predict(const CalibratedModel& model,
                std::vector<std::string>* crossed) {
   models::SystemSpec spec = model.system;
   const bool placed = !measurement.node_ids.empty();
+  // Only the measurement's own nodes are built: the cost of a prediction does not grow with
+  // the cluster around them.
+  spec.built_nodes = measurement.node_ids;
   if (measurement.kind != MeasurementKind::kCollectiveTime) {
     if (!placed) {
       spec.nodes = std::max(spec.nodes, 2);

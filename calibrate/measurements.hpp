@@ -65,7 +65,8 @@ void add_perftest(const PerftestOutput& output, const std::string& file, Measure
 // The model's figure for a measurement, in the same unit: the collective run on `model`'s
 // system, or perftest's test between its two nodes over its compute NIC in host memory
 // (perftest without --use_cuda), on a system of `measurement.nodes` nodes when it gives no
-// node_ids and of the model's own otherwise. `prepare` applies faults to the system built.
+// node_ids and of the model's own otherwise, of which only the measurement's nodes are built
+// (SystemSpec::built_nodes). `prepare` applies faults to the system built: on the nodes it has.
 // Collective rows of 32 MiB or more run pipelined. With `crossed`, adds the cables between
 // switches (leaf-spine, spine-core) that its traffic crosses, each by its upward link's name
 // ("leaf4>spine1.5"), once each and sorted. Throws sim::InputError when the system cannot run it

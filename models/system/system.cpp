@@ -82,6 +82,13 @@ struct System::Impl {
   std::vector<bool> down_links;                // by link index
   std::vector<LinkRole> roles;                 // by link index
   std::vector<Attachment> cables;              // by link index: both directions of its cable
+  std::vector<bool> built;                     // by node
+
+  // The links of node `n`, which must be built.
+  const NodeLinks& links_of(int n) const {
+    RAILSIM_ASSERT(built.at(at(n)), "a route or a port of a node that is not built");
+    return nodes[at(n)];
+  }
 
   explicit Impl(sim::FlowNetwork& network) : net(network) {}
 
@@ -286,6 +293,14 @@ System::System(SystemSpec spec, sim::FlowNetwork& network)
     check_variant(design, spec_.nodes, n, variant);
   }
   Impl& m = *impl_;
+  m.built.assign(at(spec_.nodes), spec_.built_nodes.empty());
+  for (const int n : spec_.built_nodes) {
+    if (n < 0 || n >= spec_.nodes) {
+      throw sim::InputError(
+          fmt::format("built node {}: the system has nodes 0 to {}", n, spec_.nodes - 1));
+    }
+    m.built[at(n)] = true;
+  }
   m.rails = static_cast<int>(compute_nics_.size());
   m.units = (spec_.nodes + fabric.nodes_per_leaf - 1) / fabric.nodes_per_leaf;
   m.units_per_pod = fabric.tiers == 3 ? fabric.units_per_pod : m.units;
@@ -296,6 +311,10 @@ System::System(SystemSpec spec, sim::FlowNetwork& network)
   for (int n = 0; n < spec_.nodes; ++n) {
     const NodeSpec& node = node_spec(n);
     Impl::NodeLinks links;
+    if (!m.built[at(n)]) {
+      m.nodes.push_back(std::move(links));
+      continue;
+    }
     for (std::size_t s = 0; s < node.switches.size(); ++s) {
       const PcieSwitch& sw = node.switches[s];
       links.switches.push_back(m.attach(pcie_effective_bandwidth(sw.uplink, node.pcie_efficiency),
@@ -347,7 +366,7 @@ System::System(SystemSpec spec, sim::FlowNetwork& network)
   const double wire = wire_efficiency(fabric.transport, fabric.mtu);
   const sim::Bandwidth fabric_rate = fabric.port_rate * wire;
   for (int n = 0; n < spec_.nodes; ++n) {
-    for (int i = 0; i < m.rails; ++i) {
+    for (int i = 0; i < m.rails && m.built[at(n)]; ++i) {
       const Nic& nic = node_spec(n).nics[at(compute_nics_[at(i)])];
       if (nic.transport != fabric.transport) {
         throw sim::InputError(fmt::format("NIC {} speaks {} but the fabric is {}", nic.name,
@@ -491,7 +510,7 @@ bool System::is_node_port_link(sim::LinkId link) const {
 }
 
 bool System::nic_port_up(int node, int compute_nic) const {
-  const auto& port = impl_->nodes.at(at(node)).ports.at(at(compute_nic));
+  const auto& port = impl_->links_of(node).ports.at(at(compute_nic));
   return !is_link_down(port.up) && !is_link_down(port.down);
 }
 
@@ -518,6 +537,8 @@ bool System::is_core_link(sim::LinkId link) const {
 bool System::is_host_memory_link(sim::LinkId link) const {
   return impl_->has_role(link, LinkRole::kHostMemory);
 }
+
+bool System::built(int node) const { return impl_->built.at(at(node)); }
 
 const NodeSpec& System::node_spec(int node) const {
   const auto variant = spec_.node_variants.find(node);
@@ -664,7 +685,7 @@ std::vector<sim::LinkId> System::route_in_node(int node, int from_gpu, int to_gp
   if (from_gpu == to_gpu) {
     throw sim::InputError("route: GPU " + std::to_string(from_gpu) + " to itself");
   }
-  const Impl::NodeLinks& links = impl_->nodes.at(at(node));
+  const Impl::NodeLinks& links = impl_->links_of(node);
   const NodeSpec& spec = node_spec(node);
   if (nvlinks_between(spec, from_gpu, to_gpu) > 0) {
     if (spec.nvlink.kind == NvlinkKind::kSwitch) {
@@ -787,6 +808,7 @@ std::vector<sim::LinkId> System::route_lane(Endpoint src,
                           "; RDMA routes join two nodes");
   }
   const Impl& m = *impl_;
+  RAILSIM_ASSERT(built(src.node) && built(dst.node), "a route between nodes that are built");
   std::vector<sim::LinkId> path;
   PathBuilder build(*this, path);
 

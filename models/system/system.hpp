@@ -55,6 +55,11 @@ struct SystemSpec {
   // a NIC in a slot of the other socket. Each keeps `node`'s GPUs, NVLink and compute NICs (the
   // same names in the same order); its PCIe tree and NUMA layout may differ.
   std::map<int, NodeSpec> node_variants;
+  // Empty: every node is built. Else only these nodes' links are, the fabric whole: what one
+  // measurement between some nodes of a large cluster needs, at a cost that does not grow with
+  // the cluster. Their routes and link names are those of the whole system; nothing may run on
+  // the other nodes.
+  std::vector<int> built_nodes;
 };
 
 // Node `node`'s GPU or NIC `element` ("gpu3", "mlx5_9") below another PCIe parent of that node: a
@@ -95,6 +100,9 @@ class System {
 
   // The server node `node` is built from: spec().node, or its variant.
   const NodeSpec& node_spec(int node) const;
+
+  // Whether node `node`'s links are built (SystemSpec::built_nodes).
+  bool built(int node) const;
 
   // Indices into spec().node.nics of the compute NICs, in rail order of an aligned cabling.
   const std::vector<int>& compute_nics() const { return compute_nics_; }

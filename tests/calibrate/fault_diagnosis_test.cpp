@@ -454,9 +454,18 @@ TEST(FaultDiagnosis, NamedFaultsWrittenAsAFaultFileReproduceThePrediction) {
     for (const models::scenario::PcieMove& move : faults.moved) {
       models::move_pcie_device(faulty.system, move.node, move.element, move.parent);
     }
-    const models::scenario::SystemFile file{"", faulty.system, faults.links, "faults.json"};
-    const models::SystemPreparation prepare = [&file](models::System& system,
-                                                      sim::FlowNetwork& network) {
+    // predict builds only a measurement's own nodes: the entries on the others have no link
+    // to land on there, and change nothing the measurement crosses.
+    const models::SystemPreparation prepare = [&](models::System& system,
+                                                  sim::FlowNetwork& network) {
+      models::scenario::SystemFile file{"", faulty.system, {}, "faults.json"};
+      for (const models::scenario::LinkFault& link : faults.links) {
+        for (std::uint32_t l = 0; l < network.link_count(); ++l) {
+          if (network.link(sim::LinkId{l}).name == link.link) {
+            file.faults.push_back(link);
+          }
+        }
+      }
       models::scenario::apply_faults(file, system, network);
     };
     for (std::size_t i = 0; i < d.measurements.size(); ++i) {

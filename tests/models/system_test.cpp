@@ -179,6 +179,47 @@ TEST(System, TransfersWithoutGdrBounceThroughHostMemory) {
   EXPECT_FALSE(system.uses_gdr(1, 5, 5));
 }
 
+TEST(System, BuildingTwoNodesOfSixteenKeepsTheirRoutesAndLinkNames) {
+  // Nodes 3 and 12 of 16 in two units of 8 (leaf uplinks 1:1): built alone, their NIC-to-NIC
+  // routes cross the same links, by name, as in the whole system, ECMP hash included.
+  SystemSpec whole = h100_system(16);
+  whole.fabric.nodes_per_leaf = 8;
+  SystemSpec two = whole;
+  two.built_nodes = {3, 12};
+  sim::Simulator sim;
+  sim::FlowNetwork whole_net(sim);
+  sim::FlowNetwork two_net(sim);
+  const System a(whole, whole_net);
+  const System b(two, two_net);
+  // Every node adds the same links (its PCIe tree, memory, NVLink and NIC ports), so the 14
+  // left out take 14 times what one more adds.
+  SystemSpec one = two;
+  one.built_nodes = {3};
+  sim::FlowNetwork one_net(sim);
+  const System c(one, one_net);
+  EXPECT_EQ(whole_net.link_count() - two_net.link_count(),
+            14 * (two_net.link_count() - one_net.link_count()));
+  EXPECT_TRUE(b.built(3));
+  EXPECT_FALSE(b.built(4));
+  const auto names = [](const sim::FlowNetwork& net, const std::vector<sim::LinkId>& path) {
+    std::vector<std::string> out;
+    for (const sim::LinkId l : path) {
+      out.push_back(net.link(l).name);
+    }
+    return out;
+  };
+  for (int nic = 0; nic < 8; ++nic) {
+    for (const int gpu : {kHostMemory, nic}) {
+      const Endpoint from{3, nic, gpu};
+      const Endpoint to{12, nic, gpu};
+      EXPECT_EQ(names(two_net, b.route(from, to)), names(whole_net, a.route(from, to)));
+      EXPECT_EQ(names(two_net, b.route(to, from)), names(whole_net, a.route(to, from)));
+    }
+  }
+  two.built_nodes = {16};
+  EXPECT_THROW(System(two, two_net), sim::InputError);
+}
+
 TEST(System, ANodeVariantWithANicOnTheOtherSocketChangesOnlyThatNode) {
   // Node 1's compute NIC 5 (mlx5_9, below GPU 5's switch on host bridge 5, socket 1) moved to
   // a root port of host bridge 0 (socket 0): GPU 5 is SYS from it, beyond the PXB GDR level, so
