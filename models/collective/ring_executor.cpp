@@ -82,19 +82,21 @@ struct RingChannels {
   // kSweepTolerance) or the ring is too long to sweep; then by the per-connection recurrence.
   std::vector<sim::Duration> channel_times(const std::vector<sim::Duration>& drains) const {
     const std::size_t channels = drains.size();
-    std::vector<double> seconds(channels);
+    std::vector<double> seconds(channels, 0.0);
     bool swept = false;
-    for (std::size_t c = 0; c < channels; ++c) {
-      const auto channel = static_cast<int>(c);
-      const double group = group_rate(channel, drains[c]);
-      seconds[c] = recurrence_seconds(channel, group, true);
+    for (std::size_t c = 0; sweep && !swept && c < channels; ++c) {
       // The sweep moves no connection slower than the groups' pace, so it lands between the
       // lower bound and the recurrence at that pace.
-      swept = swept || (sweep && recurrence_seconds(channel, group, false) >
-                                     (1.0 + kSweepTolerance) *
-                                         sim::to_seconds(lower_bound(channel, drains[c])));
+      const auto channel = static_cast<int>(c);
+      swept = recurrence_seconds(channel, group_rate(channel, drains[c]), false) >
+              (1.0 + kSweepTolerance) * sim::to_seconds(lower_bound(channel, drains[c]));
     }
-    if (swept) {
+    if (!swept) {
+      for (std::size_t c = 0; c < channels; ++c) {
+        const auto channel = static_cast<int>(c);
+        seconds[c] = recurrence_seconds(channel, group_rate(channel, drains[c]), true);
+      }
+    } else {
       const auto connections = at(plan.connections());
       std::vector<double> floor(sweep->connection_count());
       for (std::size_t i = 0; i < floor.size(); ++i) {
@@ -102,7 +104,6 @@ struct RingChannels {
       }
       const std::vector<double> held = sweep->held_seconds(
           floor, [this](std::size_t i, std::int64_t t) { return transfer_bytes(i, t); });
-      std::fill(seconds.begin(), seconds.end(), 0.0);
       for (std::size_t i = 0; i < held.size(); ++i) {
         seconds[i / connections] = std::max(seconds[i / connections], held[i]);
       }

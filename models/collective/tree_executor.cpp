@@ -153,13 +153,16 @@ struct TreeChannels {
       group_rate[c] = drain_s > 0.0
                           ? static_cast<double>(plan.channel_bytes(channel).count) / drain_s
                           : std::numeric_limits<double>::infinity();
-      seconds[c] = recurrence_seconds(channel, group_rate[c], true);
       // The sweep moves no edge slower than the groups' pace, so it lands between the drain
       // and the recurrence at that pace.
       swept = swept || (sweep && recurrence_seconds(channel, group_rate[c], false) >
                                      (1.0 + kSweepTolerance) * drain_s);
     }
-    if (swept) {
+    if (!swept) {
+      for (std::size_t c = 0; c < channels; ++c) {
+        seconds[c] = recurrence_seconds(static_cast<int>(c), group_rate[c], true);
+      }
+    } else {
       std::vector<double> floor(sweep->connection_count());
       for (std::size_t c = 0; c < channels; ++c) {
         std::fill(floor.begin() + static_cast<std::ptrdiff_t>(first_edge[c]),
