@@ -17,77 +17,86 @@ namespace {
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 // A min-heap of connections keyed by the time of their next event, ties to the lower index (so a
-// sweep is deterministic), each at most once; a key can move either way.
+// sweep is deterministic), each at most once; a key can move either way. Four children per node
+// and the keys beside the ids, since the sweep spends much of its time here.
 class EventHeap {
  public:
-  explicit EventHeap(std::size_t count) : time_(count, kInfinity), at_(count, kAbsent) {}
+  explicit EventHeap(std::size_t count) : at_(count, kAbsent) {}
 
   bool empty() const { return heap_.empty(); }
 
-  std::uint32_t top() const { return heap_.front(); }
+  std::uint32_t top() const { return heap_.front().id; }
 
-  double time(std::uint32_t id) const { return time_[id]; }
+  double top_time() const { return heap_.front().time; }
 
   void set(std::uint32_t id, double time) {
-    time_[id] = time;
     if (at_[id] == kAbsent) {
       at_[id] = heap_.size();
-      heap_.push_back(id);
+      heap_.push_back({time, id});
     }
+    heap_[at_[id]].time = time;
     up(down(at_[id]));
   }
 
   void pop() {
-    const std::uint32_t id = heap_.front();
-    place(heap_.back(), 0);
+    at_[heap_.front().id] = kAbsent;
+    const Entry last = heap_.back();
     heap_.pop_back();
-    at_[id] = kAbsent;
     if (!heap_.empty()) {
+      place(last, 0);
       down(0);
     }
   }
 
  private:
   static constexpr std::size_t kAbsent = static_cast<std::size_t>(-1);
+  static constexpr std::size_t kArity = 4;
 
-  bool before(std::uint32_t a, std::uint32_t b) const {
-    return time_[a] < time_[b] || (time_[a] == time_[b] && a < b);
+  struct Entry {
+    double time = 0.0;
+    std::uint32_t id = 0;
+  };
+
+  static bool before(const Entry& a, const Entry& b) {
+    return a.time < b.time || (a.time == b.time && a.id < b.id);
   }
 
-  void place(std::uint32_t id, std::size_t i) {
-    heap_[i] = id;
-    at_[id] = i;
+  void place(const Entry& e, std::size_t i) {
+    heap_[i] = e;
+    at_[e.id] = i;
   }
 
   std::size_t up(std::size_t i) {
-    const std::uint32_t id = heap_[i];
-    while (i > 0 && before(id, heap_[(i - 1) / 2])) {
-      place(heap_[(i - 1) / 2], i);
-      i = (i - 1) / 2;
+    const Entry e = heap_[i];
+    while (i > 0 && before(e, heap_[(i - 1) / kArity])) {
+      place(heap_[(i - 1) / kArity], i);
+      i = (i - 1) / kArity;
     }
-    place(id, i);
+    place(e, i);
     return i;
   }
 
   std::size_t down(std::size_t i) {
-    const std::uint32_t id = heap_[i];
-    for (std::size_t child = 2 * i + 1; child < heap_.size(); child = 2 * i + 1) {
-      if (child + 1 < heap_.size() && before(heap_[child + 1], heap_[child])) {
-        ++child;
+    const Entry e = heap_[i];
+    for (std::size_t first = kArity * i + 1; first < heap_.size(); first = kArity * i + 1) {
+      std::size_t child = first;
+      for (std::size_t k = first + 1; k < std::min(first + kArity, heap_.size()); ++k) {
+        if (before(heap_[k], heap_[child])) {
+          child = k;
+        }
       }
-      if (!before(heap_[child], id)) {
+      if (!before(heap_[child], e)) {
         break;
       }
       place(heap_[child], i);
       i = child;
     }
-    place(id, i);
+    place(e, i);
     return i;
   }
 
-  std::vector<double> time_;
   std::vector<std::size_t> at_;
-  std::vector<std::uint32_t> heap_;
+  std::vector<Entry> heap_;
 };
 
 }  // namespace
@@ -200,8 +209,8 @@ struct SliceSweep::Run {
   std::vector<State> state;
   std::vector<std::uint32_t> route;
   std::vector<std::uint8_t> on_links;  // counted on its shared links (a transfer with bytes)
-  std::vector<double> remaining;  // wire bytes, as of `since`
-  std::vector<double> rate;       // wire B/s
+  std::vector<double> remaining;       // wire bytes, as of `since`
+  std::vector<double> rate;            // wire B/s
   std::vector<double> since;
   std::vector<double> held;
   // Per shared link: the lanes sending on it, and the connections they belong to.
@@ -239,7 +248,7 @@ struct SliceSweep::Run {
     }
     while (!events.empty()) {
       const std::uint32_t i = events.top();
-      const double now = events.time(i);
+      const double now = events.top_time();
       events.pop();
       if (state[i] == State::kWaiting) {
         send(i, now);
