@@ -1,5 +1,5 @@
 // File: models/collective/group_pipeline.cpp
-// Channels as flow groups; each channel's time from its drain time by the algorithm's recurrence.
+// Channels as flow groups; the channels' times from their drain times by the algorithm's timing.
 #include "models/collective/group_pipeline.hpp"
 
 #include "sim/assert.hpp"
@@ -66,11 +66,12 @@ struct GroupPipelineExecutor::Impl {
   sim::SimTime begin;
   sim::SimTime last_end;
   std::vector<std::size_t> draining;  // per channel: members still draining
+  std::vector<sim::Duration> drains;  // per channel, from the start
   std::size_t channels_left = 0;
 
   Impl(sim::FlowNetwork& n, sim::Simulator& s, GroupPipeline p, CollectiveTrace* t)
       : net(n), sim(s), pipeline(std::move(p)), trace(t) {
-    RAILSIM_ASSERT(pipeline.channel_time, "a pipeline has its channels' recurrence");
+    RAILSIM_ASSERT(pipeline.channel_times, "a pipeline has its channels' timing");
     RAILSIM_ASSERT(!trace || pipeline.senders.size() == pipeline.channels.size(),
                    "a traced pipeline names the senders of every channel");
   }
@@ -80,6 +81,7 @@ struct GroupPipelineExecutor::Impl {
     last_end = begin;
     const std::size_t count = pipeline.channels.size();
     draining.assign(count, 0);
+    drains.assign(count, sim::Duration{});
     channels_left = count;
     if (count == 0) {
       finish();
@@ -114,17 +116,22 @@ struct GroupPipelineExecutor::Impl {
   }
 
   void channel_drained(std::size_t c) {
-    const sim::SimTime end = begin + pipeline.channel_time(static_cast<int>(c), sim.now() - begin);
-    last_end = std::max(last_end, end);
-    if (trace) {
-      for (const TraceSender& s : pipeline.senders[c]) {
-        trace->send(s.rank, s.channel, s.peer, "pipelined", begin, end, s.bytes);
+    drains[c] = sim.now() - begin;
+    if (--channels_left > 0) {
+      return;
+    }
+    const std::vector<sim::Duration> times = pipeline.channel_times(drains);
+    RAILSIM_ASSERT(times.size() == drains.size(), "a time per channel");
+    for (std::size_t k = 0; k < times.size(); ++k) {
+      last_end = std::max(last_end, begin + times[k]);
+      if (trace) {
+        for (const TraceSender& s : pipeline.senders[k]) {
+          trace->send(s.rank, s.channel, s.peer, "pipelined", begin, begin + times[k], s.bytes);
+        }
       }
     }
-    if (--channels_left == 0) {
-      // The channels' own clocks decide the end, which may lie past this instant.
-      sim.schedule_at(std::max(last_end, sim.now()), [this] { finish(); });
-    }
+    // The channels' own clocks decide the end, which may lie past this instant.
+    sim.schedule_at(std::max(last_end, sim.now()), [this] { finish(); });
   }
 
   void finish() {

@@ -2,10 +2,10 @@
 // GroupPipelineExecutor: a collective's pipelined run, whatever algorithm produced it (design.md
 // §4, "Flow groups"). Each channel is flow groups whose members are its connections (or the GPU
 // ports an NVSwitch operation crosses), each moving everything it carries in the plan at the
-// group's common rate: the pace of the channel's slowest hop. When a channel's members have all
-// drained, the algorithm's own recurrence turns that drain time into the channel's time (fill,
-// stalls, hop latencies), and the run is done when every channel is. Cost: one flow per member,
-// whatever the size, plus the recurrence.
+// group's common rate: the pace of the channel's slowest hop. When every channel's members have
+// drained, the algorithm's own timing turns those drain times into the channels' times (fill,
+// stalls, hop latencies), all channels at once, since their slices share links; the run is done
+// when every channel is. Cost: one flow per member, whatever the size, plus that timing.
 //
 // Traced (collective_trace.hpp), each connection of a channel is one span "pipelined" on its
 // sender's track, from the channel's start to its end.
@@ -29,14 +29,15 @@ struct PipelineGroup {
   sim::Bandwidth cap = sim::kUnboundedBandwidth;  // on the group's common rate
 };
 
-// The time of channel c from its start until its last byte is held, given how long its
-// members took to drain.
-using ChannelTime = std::function<sim::Duration(int channel, sim::Duration drain)>;
+// The time of every channel from its start until its last byte is held, given how long each
+// channel's members took to drain (one entry per channel, in order).
+using ChannelTimes =
+    std::function<std::vector<sim::Duration>(const std::vector<sim::Duration>& drains)>;
 
 struct GroupPipeline {
   std::vector<std::vector<sim::LinkId>> paths;
   std::vector<std::vector<PipelineGroup>> channels;  // per channel: its groups
-  ChannelTime channel_time;
+  ChannelTimes channel_times;
   // For a traced run only (else empty): per channel, one sender per connection.
   std::vector<std::vector<TraceSender>> senders;
 };

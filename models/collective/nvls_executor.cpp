@@ -126,7 +126,12 @@ GroupPipeline nvls_pipeline(const System& system,
     port_latency = std::max(port_latency, network.link(p.front()).latency);
   }
   const sim::Duration tail = timing.hold + port_latency;
-  pipeline.channel_time = [tail](int, sim::Duration drain) { return drain + tail; };
+  pipeline.channel_times = [tail](std::vector<sim::Duration> drains) {
+    for (sim::Duration& d : drains) {
+      d += tail;
+    }
+    return drains;
+  };
   return pipeline;
 }
 

@@ -11,12 +11,18 @@
 // Pipelined (ring_pipeline, for GroupPipelineExecutor): each channel's pipeline is flow groups
 // (one per path of its routes: queue pairs or adaptive lanes, each carrying an equal share),
 // whose members are the connections, each moving everything it carries in the plan at the
-// group's common rate, the pace of the slowest hop. When a channel has drained, its time comes
-// from the pipeline's recurrence (pipeline_time.hpp): the bottleneck hops move at the group's
-// rate, the others at the rate an even share of their links gives them when that is faster
-// (they run ahead while the pipeline fills), and the fill and stalls follow. Cost: one flow per
-// connection and path, whatever the size, plus one arithmetic step per slice transfer (a closed
-// form for the longest rings).
+// group's common rate, the pace of the slowest hop. Once every channel has drained, the
+// channels' times come from the slice sweep (slice_sweep.hpp): every slice of every channel at
+// the share of its links left by the slices crossing them at the same instant, never below its
+// channel's group rate. So the fill and the stalls follow the slices as they meet on the links:
+// channels that drift out of step find their ports shared by fewer, channels that cross a node
+// in step queue behind each other. The per-connection recurrence (pipeline_time.hpp), each hop
+// at the group's rate or, where faster, at an even share of its links among every connection
+// that crosses them, times the channels instead where the sweep cannot move the result by more
+// than kSweepTolerance (most bandwidth-bound rings) and, in closed form, for rings of more than
+// kSliceSweepLimit slice transfers. Cost: one flow per connection and path, whatever the size,
+// plus the recurrence (one step per slice transfer, or per connection in closed form) and,
+// where it runs, the sweep (an event per slice start and drain, about a microsecond each).
 //
 // Both start NCCL's base latency (CollectiveTiming::base_latency) after the executor starts.
 #pragma once
@@ -41,7 +47,7 @@ TransferDag ring_dag(const System& system,
                      const CollectiveTiming& timing,
                      bool traced);
 
-// The recurrence reads the links' latencies and capacities from `network` now.
+// The timing reads the links' latencies and capacities from `network` now.
 GroupPipeline ring_pipeline(const System& system,
                             const sim::FlowNetwork& network,
                             const Communicator& comm,

@@ -4,10 +4,12 @@
 
 #include "models/collective/connection_routes.hpp"
 #include "models/collective/ring_layout.hpp"
+#include "models/collective/slice_sweep.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace railsim::models {
 namespace {
@@ -36,19 +38,12 @@ struct EdgeValues {
   double& of(int rank, bool is_up) { return is_up ? up[at(rank)] : down[at(rank)]; }
 };
 
-// When each edge of a channel sends: from its first chunk's start to its last chunk's end.
-struct EdgeWindows {
-  EdgeValues first;
-  EdgeValues last;
-};
-
 // The recurrence of tree_executor.hpp for one channel, in seconds from its first send, with
-// each edge's seconds per payload byte and delay; with `windows`, also when each edge sends.
+// each edge's seconds per payload byte and delay.
 double tree_channel_seconds(const TreePlan& plan,
                             int channel,
                             const EdgeValues& seconds_per_byte,
-                            const EdgeValues& delay,
-                            EdgeWindows* windows = nullptr) {
+                            const EdgeValues& delay) {
   const RankTree& tree = plan.trees[at(channel)];
   std::vector<double> up(at(plan.ranks()), 0.0);  // end of each edge's latest chunk
   std::vector<double> down(at(plan.ranks()), 0.0);
@@ -60,23 +55,12 @@ double tree_channel_seconds(const TreePlan& plan,
     }
     return ready;
   };
-  bool first_chunk = true;
-  // Edge (rank, up) sends a chunk from `start` for `seconds`.
-  const auto sent = [&](int rank, bool is_up, double start, double seconds) {
-    if (windows) {
-      if (first_chunk) {
-        windows->first.of(rank, is_up) = start;
-      }
-      windows->last.of(rank, is_up) = start + seconds;
-    }
-    return start + seconds;
-  };
   for (const sim::Bytes chunk : plan.loop_chunks(channel)) {
     const auto bytes = static_cast<double>(chunk.count);
     for (const int rank : tree.reduce_order) {
       if (rank != tree.root) {
-        up[at(rank)] = sent(rank, true, std::max(up[at(rank)], reduced(rank)),
-                            bytes * seconds_per_byte.up[at(rank)]);
+        up[at(rank)] =
+            std::max(up[at(rank)], reduced(rank)) + bytes * seconds_per_byte.up[at(rank)];
       }
     }
     const double root_ready = reduced(tree.root);
@@ -88,11 +72,9 @@ double tree_channel_seconds(const TreePlan& plan,
       const int parent = tree.parent[at(rank)];
       const double ready =
           parent == tree.root ? root_ready : down[at(parent)] + delay.down[at(parent)];
-      down[at(rank)] = sent(rank, false, std::max(down[at(rank)], ready),
-                            bytes * seconds_per_byte.down[at(rank)]);
+      down[at(rank)] = std::max(down[at(rank)], ready) + bytes * seconds_per_byte.down[at(rank)];
       held = std::max(held, down[at(rank)] + delay.down[at(rank)]);
     }
-    first_chunk = false;
   }
   return held;
 }
@@ -133,150 +115,114 @@ struct TreeEdges {
   }
 };
 
-// What the recurrence needs of each channel, kept by the channel-time function.
+// What the channels' timing needs, kept by the channel-times function.
 struct TreeChannels {
   TreePlan plan;
   std::vector<EdgeValues> delay_s;  // per channel
-  // Per channel, in for_each_edge order: payload B/s at its share of its links.
-  std::vector<std::vector<double>> rate;
+  // Per channel, in for_each_edge order: payload B/s at an even share of its links, all sending.
+  std::vector<std::vector<double>> even_rate;
+  std::optional<SliceSweep> sweep;      // unless the tree is too large to sweep
+  std::vector<std::size_t> first_edge;  // per channel and one past: its edges' sweep indices
+  std::vector<std::vector<sim::Bytes>> chunks;  // per channel: TreePlan::loop_chunks, for the sweep
 
-  // Seconds per payload byte of each edge of channel c at `rates` (for_each_edge order), or
-  // `floor_rate` where that is faster.
-  EdgeValues paces(int c, const std::vector<double>& rates, double floor_rate) const {
+  // Channel c's time by the recurrence, each edge at the groups' pace or, with `even`, at its
+  // even share of its links where that is faster.
+  double recurrence_seconds(int c, double group, bool even) const {
     EdgeValues seconds_per_byte(plan.ranks());
     std::size_t e = 0;
     for_each_edge(plan, c, [&](int rank, bool up) {
-      const double edge_rate = std::max(floor_rate, rates[e++]);
-      seconds_per_byte.of(rank, up) = std::isfinite(edge_rate) ? 1.0 / edge_rate : 0.0;
+      const double rate = even ? std::max(group, even_rate[at(c)][e]) : group;
+      ++e;
+      seconds_per_byte.of(rank, up) = std::isfinite(rate) ? 1.0 / rate : 0.0;
     });
-    return seconds_per_byte;
+    return tree_channel_seconds(plan, c, seconds_per_byte, delay_s[at(c)]);
   }
 
-  sim::Duration channel_time(int c, sim::Duration drain) const {
-    const auto bytes = static_cast<double>(plan.channel_bytes(c).count);
-    const double drain_s = sim::to_seconds(drain);
-    const double group_rate =
-        drain_s > 0.0 ? bytes / drain_s : std::numeric_limits<double>::infinity();
-    const EdgeValues seconds_per_byte = paces(c, rate[at(c)], group_rate);
-    // Nothing is delivered before the last byte has left.
-    return std::max(drain,
-                    sim::seconds(tree_channel_seconds(plan, c, seconds_per_byte, delay_s[at(c)])));
+  // Each channel's time from its first send, never less than its drain (nothing is delivered
+  // before the last byte has left): by the slice sweep with the groups' pace (the channel's
+  // bytes over its drain time) as every edge's floor, unless that cannot matter (slice_sweep.hpp,
+  // kSweepTolerance) or the tree is too large to sweep; then by the recurrence.
+  std::vector<sim::Duration> channel_times(const std::vector<sim::Duration>& drains) const {
+    const std::size_t channels = drains.size();
+    std::vector<double> group_rate(channels);
+    std::vector<double> seconds(channels);
+    bool swept = false;
+    for (std::size_t c = 0; c < channels; ++c) {
+      const auto channel = static_cast<int>(c);
+      const double drain_s = sim::to_seconds(drains[c]);
+      group_rate[c] = drain_s > 0.0
+                          ? static_cast<double>(plan.channel_bytes(channel).count) / drain_s
+                          : std::numeric_limits<double>::infinity();
+      // The sweep moves no edge slower than the groups' pace, so it lands between the drain
+      // and the recurrence at that pace.
+      swept = swept || (sweep && recurrence_seconds(channel, group_rate[c], false) >
+                                     (1.0 + kSweepTolerance) * drain_s);
+    }
+    if (!swept) {
+      for (std::size_t c = 0; c < channels; ++c) {
+        seconds[c] = recurrence_seconds(static_cast<int>(c), group_rate[c], true);
+      }
+    } else {
+      std::vector<double> floor(sweep->connection_count());
+      for (std::size_t c = 0; c < channels; ++c) {
+        std::fill(floor.begin() + static_cast<std::ptrdiff_t>(first_edge[c]),
+                  floor.begin() + static_cast<std::ptrdiff_t>(first_edge[c + 1]), group_rate[c]);
+      }
+      const std::vector<double> held =
+          sweep->held_seconds(floor, [this](std::size_t i, std::int64_t t) {
+            const auto c = static_cast<std::size_t>(
+                std::upper_bound(first_edge.begin(), first_edge.end(), i) - first_edge.begin() - 1);
+            return chunks[c][static_cast<std::size_t>(t)];
+          });
+      for (std::size_t c = 0; c < channels; ++c) {
+        seconds[c] =
+            *std::max_element(held.begin() + static_cast<std::ptrdiff_t>(first_edge[c]),
+                              held.begin() + static_cast<std::ptrdiff_t>(first_edge[c + 1]));
+      }
+    }
+    std::vector<sim::Duration> times(channels);
+    for (std::size_t c = 0; c < channels; ++c) {
+      times[c] = std::max(drains[c], sim::seconds(seconds[c]));
+    }
+    return times;
   }
 };
 
-// Refinements of the edges' paces: few, since each only moves the windows a little.
-constexpr int kConcurrencyRounds = 8;
-
-// The mean count of `windows` (from, to) open over each one of them, itself included: the
-// integral of the open count over its window, over its length (1 for an empty window). One
-// sweep over the windows' ends.
-std::vector<double> mean_overlap(const std::vector<std::pair<double, double>>& windows) {
-  struct End {
-    double time;
-    int delta;  // +1 opens, -1 closes
-    std::size_t window;
+// The sweep's connections of channel c (for_each_edge order, from index `first`): each edge's
+// chunks, forwarding up what its children sent up, down what its parent sent down (at the
+// root's children, what the root's children sent up: the root's reduce).
+void add_swept_edges(const TreePlan& plan,
+                     int c,
+                     std::size_t first,
+                     std::vector<SweepConnection>& edges) {
+  const RankTree& tree = plan.trees[at(c)];
+  std::vector<std::uint32_t> up_index(at(plan.ranks()));
+  std::vector<std::uint32_t> down_index(at(plan.ranks()));
+  std::size_t e = first;
+  for_each_edge(plan, c, [&](int rank, bool up) {
+    (up ? up_index : down_index)[at(rank)] = static_cast<std::uint32_t>(e++);
+  });
+  const auto ups_of_children = [&](int rank) {
+    std::vector<std::uint32_t> inputs;
+    for (const int child : tree.children[at(rank)]) {
+      inputs.push_back(up_index[at(child)]);
+    }
+    return inputs;
   };
-
-  std::vector<End> ends;
-  ends.reserve(2 * windows.size());
-  for (std::size_t w = 0; w < windows.size(); ++w) {
-    ends.push_back({windows[w].first, +1, w});
-    ends.push_back({windows[w].second, -1, w});
-  }
-  std::sort(ends.begin(), ends.end(), [](const End& a, const End& b) { return a.time < b.time; });
-  std::vector<double> integral_at_open(windows.size(), 0.0);
-  std::vector<double> overlap(windows.size(), 1.0);
-  double integral = 0.0;  // of the open count, from the first end on
-  double previous = ends.empty() ? 0.0 : ends.front().time;
-  int open = 0;
-  for (const End& e : ends) {
-    integral += open * (e.time - previous);
-    previous = e.time;
-    open += e.delta;
-    const auto [from, to] = windows[e.window];
-    if (e.delta > 0) {
-      integral_at_open[e.window] = integral;
-    } else if (to > from) {
-      overlap[e.window] = (integral - integral_at_open[e.window]) / (to - from);
+  const auto chunks = static_cast<std::int64_t>(plan.loop_chunks(c).size());
+  e = first;
+  for_each_edge(plan, c, [&](int rank, bool up) {
+    SweepConnection& edge = edges[e++];
+    edge.transfers = chunks;
+    const int parent = tree.parent[at(rank)];
+    if (up) {
+      edge.inputs = ups_of_children(rank);
+    } else if (parent == tree.root) {
+      edge.inputs = ups_of_children(parent);
+    } else {
+      edge.inputs = {down_index[at(parent)]};
     }
-  }
-  return overlap;
-}
-
-// The edges' paces when each shares its links evenly with the edges that send at the same time,
-// not with all of them: a channel of few chunks has its edges send in waves, up level by level
-// and down again, so that its upper edges share a link with the lower ones of other channels only
-// part of the time. From the even share among all (every edge at once), each round times every
-// channel's recurrence, takes when each edge sends, and shares each link by the mean count of
-// edges sending on it over that window.
-std::vector<std::vector<double>> concurrent_rates(const sim::FlowNetwork& network,
-                                                  const GroupPipeline& pipeline,
-                                                  const TreeChannels& tree,
-                                                  const CollectiveTiming& timing) {
-  const TreePlan& plan = tree.plan;
-
-  // Every member flow of every channel, and on each link the ones that cross it.
-  struct Member {
-    std::size_t channel;
-    std::size_t edge;
-    const std::vector<sim::LinkId>* path;
-  };
-
-  std::vector<Member> members;
-  for (std::size_t c = 0; c < pipeline.channels.size(); ++c) {
-    for (const PipelineGroup& g : pipeline.channels[c]) {
-      for (std::size_t e = 0; e < g.members.size(); ++e) {
-        members.push_back({c, e, &pipeline.paths[g.members[e].path]});
-      }
-    }
-  }
-  std::vector<std::vector<std::size_t>> on_link(network.link_count());
-  for (std::size_t m = 0; m < members.size(); ++m) {
-    for (const sim::LinkId link : *members[m].path) {
-      on_link[link.index].push_back(m);
-    }
-  }
-  std::vector<std::vector<double>> rates = tree.rate;
-  std::vector<std::vector<std::pair<double, double>>> windows(rates.size());
-  for (int round = 0; round < kConcurrencyRounds; ++round) {
-    for (int c = 0; c < plan.channels(); ++c) {
-      EdgeValues seconds_per_byte = tree.paces(c, rates[at(c)], 0.0);
-      EdgeWindows sends{EdgeValues(plan.ranks()), EdgeValues(plan.ranks())};
-      tree_channel_seconds(plan, c, seconds_per_byte, tree.delay_s[at(c)], &sends);
-      windows[at(c)].clear();
-      for_each_edge(plan, c, [&](int rank, bool up) {
-        windows[at(c)].emplace_back(sends.first.of(rank, up), sends.last.of(rank, up));
-      });
-    }
-    // share[m]: the smallest wire B/s the member's links give it at their mean overlap.
-    std::vector<double> share(members.size(), std::numeric_limits<double>::infinity());
-    std::vector<std::pair<double, double>> link_windows;
-    for (std::size_t l = 0; l < on_link.size(); ++l) {
-      link_windows.clear();
-      for (const std::size_t m : on_link[l]) {
-        link_windows.push_back(windows[members[m].channel][members[m].edge]);
-      }
-      const std::vector<double> overlap = mean_overlap(link_windows);
-      const double capacity =
-          network.link(sim::LinkId{static_cast<std::uint32_t>(l)}).capacity.bytes_per_s;
-      for (std::size_t i = 0; i < on_link[l].size(); ++i) {
-        double& s = share[on_link[l][i]];
-        s = std::min(s, capacity / overlap[i]);
-      }
-    }
-    for (auto& channel : rates) {
-      std::fill(channel.begin(), channel.end(), 0.0);
-    }
-    for (std::size_t m = 0; m < members.size(); ++m) {
-      rates[members[m].channel][members[m].edge] += share[m] / timing.wire_factor;
-    }
-    for (auto& channel : rates) {
-      for (double& rate : channel) {
-        rate = std::min(rate, timing.connection_cap.bytes_per_s);
-      }
-    }
-  }
-  return rates;
+  });
 }
 
 }  // namespace
@@ -315,8 +261,11 @@ GroupPipeline tree_pipeline(const System& system,
                             bool traced) {
   TreeEdges edges(system, plan, timing);
   TreeChannels tree;
+  const bool swept = plan.transfer_count() <= kSliceSweepLimit;
+  std::vector<SweepConnection> swept_edges;
   GroupPipeline pipeline;
   pipeline.channels.resize(at(plan.channels()));
+  tree.first_edge.push_back(0);
   for (int c = 0; c < plan.channels(); ++c) {
     EdgeValues& delay = tree.delay_s.emplace_back(plan.ranks());
     std::vector<std::vector<std::uint32_t>> flat_paths;
@@ -326,16 +275,32 @@ GroupPipeline tree_pipeline(const System& system,
       const RingHop hop = edges.hop(c, rank, up);
       flat_paths.push_back(edges.routes.all_paths(TreeEdges::key(plan, c, rank, up), c, hop));
       subs = std::max(subs, flat_paths.back().size());
+      SweepConnection swept_edge;
+      swept_edge.cap = timing.connection_cap.bytes_per_s;
       sim::Duration longest{};
       for (int q = 0; q < (hop.inter_node ? timing.qps() : 1); ++q) {
-        longest = std::max(longest,
-                           path_latency(network, edges.routes.paths(edges.route(c, rank, up, q))));
+        const auto lanes = edges.routes.paths(edges.route(c, rank, up, q));
+        const sim::Duration latency = path_latency(network, lanes);
+        longest = std::max(longest, latency);
+        if (swept) {
+          swept_edge.routes.push_back(
+              {{lanes.begin(), lanes.end()},
+               sim::to_seconds(timing.hop_latency(hop.inter_node) + latency)});
+        }
       }
       delay.of(rank, up) = sim::to_seconds(timing.hop_latency(hop.inter_node) + longest);
+      if (swept) {
+        swept_edges.push_back(std::move(swept_edge));
+      }
       if (traced) {
         senders.push_back({hop.src, c, hop.dst, plan.channel_bytes(c).count});
       }
     });
+    if (swept) {
+      add_swept_edges(plan, c, tree.first_edge.back(), swept_edges);
+      tree.first_edge.push_back(swept_edges.size());
+      tree.chunks.push_back(plan.loop_chunks(c));
+    }
     // Sub-pipeline j takes path j mod (that edge's count) on each edge, so every path carries
     // an equal share, as ring channels split over queue pairs and lanes.
     const sim::Bytes wire = wire_bytes(plan.channel_bytes(c), timing.wire_factor);
@@ -353,13 +318,15 @@ GroupPipeline tree_pipeline(const System& system,
     }
   }
   pipeline.paths = edges.routes.take_paths();
+  // As if every edge sent at once, up and down and at every level: a long pipeline's view.
+  tree.even_rate =
+      even_share_rates(network, pipeline, timing.wire_factor, timing.connection_cap, false);
+  if (swept) {
+    tree.sweep.emplace(network, std::move(swept_edges), timing.wire_factor);
+  }
   tree.plan = std::move(plan);
-  // First as if every edge sent at once, up and down and at every level (a long pipeline),
-  // then refined by when each sends.
-  tree.rate = even_share_rates(network, pipeline, timing.wire_factor, timing.connection_cap, false);
-  tree.rate = concurrent_rates(network, pipeline, tree, timing);
-  pipeline.channel_time = [tree = std::move(tree)](int c, sim::Duration drain) {
-    return tree.channel_time(c, drain);
+  pipeline.channel_times = [tree = std::move(tree)](const std::vector<sim::Duration>& drains) {
+    return tree.channel_times(drains);
   };
   return pipeline;
 }

@@ -1,0 +1,402 @@
+// File: models/collective/slice_sweep.cpp
+// The processor-sharing sweep over a plan's transfers (see the header): which links can bind, and
+// the event loop over starts and drains.
+#include "models/collective/slice_sweep.hpp"
+
+#include "sim/assert.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <optional>
+#include <utility>
+
+namespace railsim::models {
+namespace {
+
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+// A min-heap of connections keyed by the time of their next event, ties to the lower index (so a
+// sweep is deterministic), each at most once; a key can move either way. Four children per node
+// and the keys beside the ids, since the sweep spends much of its time here.
+class EventHeap {
+ public:
+  explicit EventHeap(std::size_t count) : at_(count, kAbsent) {}
+
+  bool empty() const { return heap_.empty(); }
+
+  std::uint32_t top() const { return heap_.front().id; }
+
+  double top_time() const { return heap_.front().time; }
+
+  void set(std::uint32_t id, double time) {
+    if (at_[id] == kAbsent) {
+      at_[id] = heap_.size();
+      heap_.push_back({time, id});
+    }
+    heap_[at_[id]].time = time;
+    up(down(at_[id]));
+  }
+
+  void pop() {
+    at_[heap_.front().id] = kAbsent;
+    const Entry last = heap_.back();
+    heap_.pop_back();
+    if (!heap_.empty()) {
+      place(last, 0);
+      down(0);
+    }
+  }
+
+ private:
+  static constexpr std::size_t kAbsent = static_cast<std::size_t>(-1);
+  static constexpr std::size_t kArity = 4;
+
+  struct Entry {
+    double time = 0.0;
+    std::uint32_t id = 0;
+  };
+
+  static bool before(const Entry& a, const Entry& b) {
+    return a.time < b.time || (a.time == b.time && a.id < b.id);
+  }
+
+  void place(const Entry& e, std::size_t i) {
+    heap_[i] = e;
+    at_[e.id] = i;
+  }
+
+  std::size_t up(std::size_t i) {
+    const Entry e = heap_[i];
+    while (i > 0 && before(e, heap_[(i - 1) / kArity])) {
+      place(heap_[(i - 1) / kArity], i);
+      i = (i - 1) / kArity;
+    }
+    place(e, i);
+    return i;
+  }
+
+  std::size_t down(std::size_t i) {
+    const Entry e = heap_[i];
+    for (std::size_t first = kArity * i + 1; first < heap_.size(); first = kArity * i + 1) {
+      std::size_t child = first;
+      for (std::size_t k = first + 1; k < std::min(first + kArity, heap_.size()); ++k) {
+        if (before(heap_[k], heap_[child])) {
+          child = k;
+        }
+      }
+      if (!before(heap_[child], e)) {
+        break;
+      }
+      place(heap_[child], i);
+      i = child;
+    }
+    place(e, i);
+    return i;
+  }
+
+  std::vector<std::size_t> at_;
+  std::vector<Entry> heap_;
+};
+
+}  // namespace
+
+SliceSweep::SliceSweep(const sim::FlowNetwork& network,
+                       std::vector<SweepConnection> connections,
+                       double wire_factor)
+    : wire_factor_(wire_factor) {
+  const std::size_t link_count = network.link_count();
+  // Per connection and link, the most lanes of one of its routes that cross it; per link, the
+  // sum over connections: the most lanes that can ever share it.
+  const auto lanes_on = [](const SweepRoute& route) {
+    std::vector<std::uint32_t> links;
+    for (const auto& lane : route.lanes) {
+      for (const sim::LinkId link : lane) {
+        links.push_back(link.index);
+      }
+    }
+    std::sort(links.begin(), links.end());
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> counted;  // (link, lanes)
+    for (const std::uint32_t link : links) {
+      if (counted.empty() || counted.back().first != link) {
+        counted.emplace_back(link, 0);
+      }
+      ++counted.back().second;
+    }
+    return counted;
+  };
+  std::vector<std::uint32_t> most(link_count, 0);
+  std::vector<std::uint32_t> own(link_count, 0);
+  const auto count_own = [&](const SweepConnection& c, bool add) {
+    for (const SweepRoute& route : c.routes) {
+      for (const auto& [link, lanes] : lanes_on(route)) {
+        own[link] = add ? std::max(own[link], lanes) : 0;
+      }
+    }
+  };
+  for (const SweepConnection& c : connections) {
+    count_own(c, true);
+    for (const SweepRoute& route : c.routes) {
+      for (const auto& [link, lanes] : lanes_on(route)) {
+        most[link] += own[link];
+        own[link] = 0;
+      }
+    }
+  }
+  std::vector<std::int64_t> shared_index(link_count, -1);
+  connections_.reserve(connections.size());
+  for (std::size_t i = 0; i < connections.size(); ++i) {
+    SweepConnection& c = connections[i];
+    RAILSIM_ASSERT(!c.routes.empty() || c.transfers == 0, "a connection that sends has a route");
+    Connection& out = connections_.emplace_back();
+    out.transfers = c.transfers;
+    out.inputs = std::move(c.inputs);
+    out.offset = c.offset;
+    out.period = c.period;
+    out.first_slot = static_cast<std::uint32_t>(slots_);
+    slots_ += out.inputs.size();
+    count_own(c, true);
+    for (const SweepRoute& route : c.routes) {
+      RAILSIM_ASSERT(!route.lanes.empty(), "a route has a lane");
+      Route& into = out.routes.emplace_back();
+      into.lanes = static_cast<std::uint32_t>(route.lanes.size());
+      into.delay_s = route.delay_s;
+      into.lane_share = c.cap * wire_factor / into.lanes;
+      const auto counted = lanes_on(route);
+      std::vector<std::pair<std::uint32_t, std::uint32_t>> contested;
+      for (const auto& [link, lanes] : counted) {
+        const double capacity = network.link(sim::LinkId{link}).capacity.bytes_per_s;
+        if (most[link] == own[link]) {
+          // Only this connection's own lanes ever cross it: a fixed share.
+          into.lane_share = std::min(into.lane_share, capacity / lanes);
+        } else {
+          contested.emplace_back(link, lanes);
+        }
+      }
+      for (const auto& [link, lanes] : contested) {
+        const double capacity = network.link(sim::LinkId{link}).capacity.bytes_per_s;
+        if (capacity / most[link] >= into.lane_share) {
+          continue;  // even full, it leaves every lane more than the lane can take
+        }
+        if (shared_index[link] < 0) {
+          shared_index[link] = static_cast<std::int64_t>(shared_capacity_.size());
+          shared_capacity_.push_back(capacity);
+        }
+        into.shared.push_back({static_cast<std::uint32_t>(shared_index[link]), lanes});
+      }
+    }
+    count_own(c, false);
+  }
+  users_.resize(connections_.size());
+  for (std::size_t i = 0; i < connections_.size(); ++i) {
+    const Connection& c = connections_[i];
+    for (std::size_t k = 0; k < c.inputs.size(); ++k) {
+      RAILSIM_ASSERT(c.inputs[k] < connections_.size(), "an input is a connection of the plan");
+      users_[c.inputs[k]].push_back(
+          {static_cast<std::uint32_t>(i), c.first_slot + static_cast<std::uint32_t>(k)});
+    }
+  }
+}
+
+struct SliceSweep::Run {
+  enum class State : std::uint8_t { kBlocked, kWaiting, kSending, kDone };
+
+  const SliceSweep& sweep;
+  const TransferBytes& bytes;
+  std::vector<double> floor;  // wire B/s
+  // Per connection: its current transfer (waiting or sending) and how it moves.
+  std::vector<std::int64_t> next;
+  std::vector<State> state;
+  std::vector<std::uint32_t> route;
+  std::vector<std::uint8_t> on_links;  // counted on its shared links (a transfer with bytes)
+  std::vector<double> remaining;       // wire bytes, as of `since`
+  std::vector<double> rate;            // wire B/s
+  std::vector<double> since;
+  std::vector<double> held;
+  // Per shared link: the lanes sending on it, and the connections they belong to.
+  std::vector<std::uint32_t> lanes_on;
+  std::vector<std::vector<std::uint32_t>> sending;
+  // Per (connection, input): the input's transfers held so far and not yet forwarded.
+  std::vector<std::deque<std::pair<std::int64_t, double>>> sent;
+  EventHeap events;
+
+  Run(const SliceSweep& s, const TransferBytes& b, const std::vector<double>& payload_floor)
+      : sweep(s),
+        bytes(b),
+        floor(payload_floor),
+        next(s.connections_.size(), 0),
+        state(s.connections_.size(), State::kBlocked),
+        route(s.connections_.size(), 0),
+        on_links(s.connections_.size(), 0),
+        remaining(s.connections_.size(), 0.0),
+        rate(s.connections_.size(), 0.0),
+        since(s.connections_.size(), 0.0),
+        held(s.connections_.size(), 0.0),
+        lanes_on(s.shared_capacity_.size(), 0),
+        sending(s.shared_capacity_.size()),
+        sent(s.slots_),
+        events(s.connections_.size()) {
+    RAILSIM_ASSERT(floor.size() == s.connections_.size(), "a floor per connection");
+    for (double& f : floor) {
+      f *= s.wire_factor_;
+    }
+  }
+
+  void run() {
+    for (std::uint32_t i = 0; i < next.size(); ++i) {
+      advance(i, 0.0);
+    }
+    while (!events.empty()) {
+      const std::uint32_t i = events.top();
+      const double now = events.top_time();
+      events.pop();
+      if (state[i] == State::kWaiting) {
+        send(i, now);
+      } else {
+        drained(i, now);
+      }
+    }
+    for (std::size_t i = 0; i < state.size(); ++i) {
+      RAILSIM_ASSERT(state[i] == State::kDone, "every transfer of the plan was sent");
+    }
+  }
+
+  // When the data transfer next[i] forwards is held, or nothing if some of it is not yet.
+  std::optional<double> ready(std::uint32_t i) {
+    const Connection& c = sweep.connections_[i];
+    const std::int64_t t = next[i];
+    if (c.inputs.empty() || (c.period > 0 && t % c.period < c.offset)) {
+      return 0.0;
+    }
+    const std::int64_t need = t - c.offset;
+    double when = 0.0;
+    for (std::uint32_t k = 0; k < c.inputs.size(); ++k) {
+      auto& fifo = sent[c.first_slot + k];
+      while (!fifo.empty() && fifo.front().first < need) {
+        fifo.pop_front();  // what this connection does not forward (a loop's last step)
+      }
+      if (fifo.empty()) {
+        return std::nullopt;
+      }
+      RAILSIM_ASSERT(fifo.front().first == need, "inputs are forwarded in order");
+      when = std::max(when, fifo.front().second);
+    }
+    return when;
+  }
+
+  // Connection i is idle: wait for its next transfer's data, or finish.
+  void advance(std::uint32_t i, double now) {
+    if (next[i] == sweep.connections_[i].transfers) {
+      state[i] = State::kDone;
+      return;
+    }
+    const std::optional<double> when = ready(i);
+    if (!when) {
+      state[i] = State::kBlocked;
+      return;
+    }
+    state[i] = State::kWaiting;
+    events.set(i, std::max(now, *when));
+  }
+
+  double rate_of(std::uint32_t i) const {
+    const Route& r = sweep.connections_[i].routes[route[i]];
+    double share = r.lane_share;
+    for (const SharedLink& s : r.shared) {
+      share = std::min(share, sweep.shared_capacity_[s.link] / lanes_on[s.link]);
+    }
+    return std::max(floor[i], share * r.lanes);
+  }
+
+  void reschedule(std::uint32_t i, double now) {
+    const double new_rate = rate_of(i);
+    if (new_rate == rate[i]) {
+      return;  // held by its floor, its cap or another link
+    }
+    remaining[i] = std::max(0.0, remaining[i] - rate[i] * (now - since[i]));
+    since[i] = now;
+    rate[i] = new_rate;
+    events.set(i, now + remaining[i] / rate[i]);
+  }
+
+  // Connection i joins (+1) or leaves (-1) its shared links; the others there move at new rates.
+  void share(std::uint32_t i, int sign, double now) {
+    const Route& r = sweep.connections_[i].routes[route[i]];
+    for (const SharedLink& s : r.shared) {
+      lanes_on[s.link] = static_cast<std::uint32_t>(static_cast<int>(lanes_on[s.link]) +
+                                                    sign * static_cast<int>(s.lanes));
+      std::vector<std::uint32_t>& on = sending[s.link];
+      if (sign > 0) {
+        on.push_back(i);
+      } else {
+        *std::find(on.begin(), on.end(), i) = on.back();
+        on.pop_back();
+      }
+    }
+    for (const SharedLink& s : r.shared) {
+      for (const std::uint32_t x : sending[s.link]) {
+        if (x != i) {
+          reschedule(x, now);
+        }
+      }
+    }
+  }
+
+  // Connection i sends its next transfer from now. One that follows its previous transfer at
+  // once on the same route keeps its place on the links: no time passes in between, so nobody
+  // else's share changes.
+  void send(std::uint32_t i, double now) {
+    const Connection& c = sweep.connections_[i];
+    const auto r = static_cast<std::uint32_t>(next[i] % static_cast<std::int64_t>(c.routes.size()));
+    const double wire =
+        std::ceil(static_cast<double>(bytes(i, next[i]).count) * sweep.wire_factor_);
+    const bool stays = on_links[i] && route[i] == r && wire > 0.0;
+    if (on_links[i] && !stays) {
+      on_links[i] = 0;
+      share(i, -1, now);
+    }
+    state[i] = State::kSending;
+    route[i] = r;
+    remaining[i] = wire;
+    since[i] = now;
+    if (wire > 0.0 && !stays) {
+      on_links[i] = 1;
+      share(i, +1, now);
+    }
+    rate[i] = wire > 0.0 ? rate_of(i) : kInfinity;
+    events.set(i, wire > 0.0 ? now + wire / rate[i] : now);
+  }
+
+  void drained(std::uint32_t i, double now) {
+    const double when = now + sweep.connections_[i].routes[route[i]].delay_s;
+    held[i] = std::max(held[i], when);
+    for (const User& u : sweep.users_[i]) {
+      sent[u.slot].emplace_back(next[i], when);
+      if (state[u.connection] == State::kBlocked) {
+        advance(u.connection, now);
+      }
+    }
+    ++next[i];
+    if (next[i] < sweep.connections_[i].transfers) {
+      const std::optional<double> when_ready = ready(i);
+      if (when_ready && *when_ready <= now) {
+        send(i, now);
+        return;
+      }
+    }
+    if (on_links[i]) {
+      on_links[i] = 0;
+      share(i, -1, now);
+    }
+    advance(i, now);
+  }
+};
+
+std::vector<double> SliceSweep::held_seconds(const std::vector<double>& floor,
+                                             const TransferBytes& bytes) const {
+  Run run(*this, bytes, floor);
+  run.run();
+  return std::move(run.held);
+}
+
+}  // namespace railsim::models

@@ -1,0 +1,131 @@
+// File: models/collective/slice_sweep.hpp
+// SliceSweep: when each connection of a pipelined plan (a ring's hops, a tree's edges) has its
+// last transfer held, with every transfer moving at the share of its links that the transfers
+// crossing them at the same instant leave it, all channels together. The pipelined execution's
+// timing (group_pipeline.hpp) for plans small enough to walk transfer by transfer.
+//
+// The model. A connection sends its transfers one at a time, in order. Transfer t may start once
+// the connection has drained transfer t - 1 and, where it forwards data, once every input
+// connection's transfer t - offset has been held: drained, then `delay` later (the path's
+// latency plus NCCL's hop latency). While it sends, a transfer takes its route (one path, or
+// one per adaptive-routing lane, the bytes split evenly), and each lane gets on each of its links
+// an even share among the lanes of all the transfers on that link at that instant: processor
+// sharing. The connection moves at its slowest lane's share times its lane count, at most the
+// protocol's cap, and never below `floor`: the rate the flow groups found with every connection
+// of the collective sending at once. Where some of a link's flows are held back on other links,
+// max-min gives the rest more than an even share, which even shares miss; the floor keeps that
+// rate, as the pipelined execution's pace of a connection always was (ring_executor.hpp). The
+// rates change only when a transfer starts or drains, so the sweep is an event loop over those
+// instants, with no time step: the chunk-accurate run's dynamics (transfer_dag.hpp), with even
+// shares and the flow groups' rate in place of one max-min solve per event.
+//
+// Worked example: two connections cross one 100 B/s link, each sends one 100-byte transfer, the
+// second starts at 0.5 s, no floor. The first moves alone at 100 B/s until 0.5 s (50 bytes),
+// then both at 50 B/s: the first drains at 1.5 s, the second has 50 bytes left and moves alone
+// again, draining at 2.0 s.
+//
+// Cost: O(transfers x log connections) for the events, plus on each start and drain a rate update
+// of every connection sending on its shared links (a transfer that follows its connection's
+// previous one at once changes nobody's share). A link only one connection crosses is a fixed
+// cap of its route, and one whose even share among all its crossers can never hold a lane below
+// the lane's cap is left out, so the sharing is tracked on the few links that can bind. About a
+// microsecond per transfer on 16-channel rings of dgx-h100 nodes: a few hundred times the
+// per-connection recurrence, a fifth of the chunk-accurate run (docs/validation.md).
+#pragma once
+
+#include "sim/bytes.hpp"
+#include "sim/flow_network.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <vector>
+
+namespace railsim::models {
+
+// Plans with up to this many transfers may be timed by the sweep; longer ones by their
+// algorithm's per-connection recurrence or its closed form (ring_executor.hpp,
+// tree_executor.hpp).
+inline constexpr std::int64_t kSliceSweepLimit = 20'000'000;
+
+// No connection moves below its floor, so, the timing being monotone in every transfer's
+// duration, the sweep lands between a channel's lower bound (its drain) and the per-connection
+// recurrence with every connection at its floor. Where those two are this close for every
+// channel, the sweep cannot move the result by more, and the executors skip it: most
+// bandwidth-bound plans, whose fill and stalls are a small part of their time.
+inline constexpr double kSweepTolerance = 0.005;
+
+struct SweepRoute {
+  std::vector<std::vector<sim::LinkId>> lanes;  // at least one; the bytes split evenly
+  double delay_s = 0.0;                         // drained -> held by the receiver
+};
+
+struct SweepConnection {
+  std::vector<SweepRoute> routes;  // at least one: transfer t takes route t mod count (queue pairs)
+  std::int64_t transfers = 0;
+  // Transfer t forwards what every input sent as its transfer t - offset, when t mod period >=
+  // offset (always when period is 0); otherwise it waits on nothing but the connection.
+  std::vector<std::uint32_t> inputs;
+  std::int64_t offset = 0;
+  std::int64_t period = 0;
+  double cap = std::numeric_limits<double>::infinity();  // payload B/s: the protocol's limit
+};
+
+// The payload bytes of transfer t of a connection.
+using TransferBytes = std::function<sim::Bytes(std::size_t connection, std::int64_t transfer)>;
+
+class SliceSweep {
+ public:
+  // Reads the links' capacities from `network` now. Payload moves as wire_factor wire bytes per
+  // byte (rounded up per transfer, as the chunk run sends it).
+  SliceSweep(const sim::FlowNetwork& network,
+             std::vector<SweepConnection> connections,
+             double wire_factor);
+
+  // Seconds from the common start until each connection's last transfer is held (0 for one with
+  // no transfer), with connection i never slower than floor[i] payload B/s.
+  std::vector<double> held_seconds(const std::vector<double>& floor,
+                                   const TransferBytes& bytes) const;
+
+  std::size_t connection_count() const { return connections_.size(); }
+
+ private:
+  // A link that can bind, as one route sees it: lanes of the route that cross it.
+  struct SharedLink {
+    std::uint32_t link = 0;  // index into shared_capacity_
+    std::uint32_t lanes = 0;
+  };
+
+  struct Route {
+    double lane_share = 0.0;  // wire B/s: the lane's cap and its unshared links
+    std::uint32_t lanes = 1;
+    double delay_s = 0.0;
+    std::vector<SharedLink> shared;
+  };
+
+  struct Connection {
+    std::vector<Route> routes;
+    std::int64_t transfers = 0;
+    std::vector<std::uint32_t> inputs;
+    std::int64_t offset = 0;
+    std::int64_t period = 0;
+    std::uint32_t first_slot = 0;  // its inputs' FIFOs
+  };
+
+  std::vector<Connection> connections_;
+  std::vector<double> shared_capacity_;         // per shared link, wire B/s
+
+  // Who forwards a connection's data: the user, and the user's FIFO of what it was sent.
+  struct User {
+    std::uint32_t connection = 0;
+    std::uint32_t slot = 0;  // into the run's FIFOs, one per (user, input)
+  };
+
+  std::vector<std::vector<User>> users_;  // per connection
+  std::size_t slots_ = 0;
+  double wire_factor_ = 1.0;
+
+  struct Run;
+};
+
+}  // namespace railsim::models
