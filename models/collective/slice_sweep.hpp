@@ -113,7 +113,7 @@ class SliceSweep {
   };
 
   std::vector<Connection> connections_;
-  std::vector<double> shared_capacity_;         // per shared link, wire B/s
+  std::vector<double> shared_capacity_;  // per shared link, wire B/s
 
   // Who forwards a connection's data: the user, and the user's FIFO of what it was sent.
   struct User {
