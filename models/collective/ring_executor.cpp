@@ -80,7 +80,7 @@ struct RingChannels {
   // Each channel's time from its first send, at least its lower bound: by the slice sweep with
   // the groups' pace as every connection's floor, unless that cannot matter (slice_sweep.hpp,
   // kSweepTolerance) or the ring is too long to sweep; then by the per-connection recurrence.
-  std::vector<sim::Duration> channel_times(const std::vector<sim::Duration>& drains) const {
+  std::vector<sim::Duration> channel_times(const std::vector<sim::Duration>& drains) {
     const std::size_t channels = drains.size();
     std::vector<double> seconds(channels, 0.0);
     bool swept = false;
@@ -247,7 +247,8 @@ GroupPipeline ring_pipeline(const System& system,
     ring.sweep.emplace(network, std::move(sweep), timing.wire_factor);
   }
   ring.plan = std::move(plan);
-  pipeline.channel_times = [ring = std::move(ring)](const std::vector<sim::Duration>& drains) {
+  pipeline.channel_times = [ring =
+                                std::move(ring)](const std::vector<sim::Duration>& drains) mutable {
     return ring.channel_times(drains);
   };
   return pipeline;

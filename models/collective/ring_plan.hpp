@@ -100,15 +100,27 @@ void for_each_slice(const RingPlan& plan, int channel, Visit&& visit) {
   const int parts = chain ? 1 : n;
   const std::vector<sim::Bytes> pieces = plan.loop_pieces(channel);
   const int loops = static_cast<int>(pieces.size()) / parts;
+  // Every slice is visited once per step: size them once, piece by piece.
+  const auto per_piece = static_cast<std::size_t>(slices);
+  std::vector<sim::Bytes> sliced(pieces.size() * per_piece);
+  for (std::size_t i = 0; i < sliced.size(); ++i) {
+    sliced[i] = slice_of(pieces[i / per_piece], slices, static_cast<int>(i % per_piece));
+  }
   for (int l = 0; l < loops; ++l) {
+    const std::size_t loop_first = static_cast<std::size_t>(l) * static_cast<std::size_t>(parts);
     for (int s = 0; s < steps; ++s) {
+      // Position p sends piece p - s (mod n) at step s; Broadcast's chain: step s is position
+      // s's one send, of the loop's one piece.
+      const int first_piece = chain ? 0 : (n - s % n) % n;
       for (int k = 0; k < slices; ++k) {
-        // Broadcast's chain: step s is position s's one send.
+        int piece = first_piece;
         for (int p = chain ? s : 0; p < (chain ? s + 1 : n); ++p) {
-          const int piece = chain ? 0 : ((p - s) % n + n) % n;
-          const auto index = static_cast<std::size_t>(l) * static_cast<std::size_t>(parts) +
-                             static_cast<std::size_t>(piece);
-          visit(l, s, k, p, slice_of(pieces[index], slices, k));
+          visit(l, s, k, p,
+                sliced[(loop_first + static_cast<std::size_t>(piece)) * per_piece +
+                       static_cast<std::size_t>(k)]);
+          if (!chain && ++piece == n) {
+            piece = 0;
+          }
         }
       }
     }

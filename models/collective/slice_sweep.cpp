@@ -104,8 +104,19 @@ class EventHeap {
 SliceSweep::SliceSweep(const sim::FlowNetwork& network,
                        std::vector<SweepConnection> connections,
                        double wire_factor)
-    : wire_factor_(wire_factor) {
-  const std::size_t link_count = network.link_count();
+    : kept_(std::move(connections)),
+      link_capacity_(network.link_count()),
+      connection_count_(kept_.size()),
+      wire_factor_(wire_factor) {
+  for (std::size_t link = 0; link < link_capacity_.size(); ++link) {
+    link_capacity_[link] =
+        network.link(sim::LinkId{static_cast<std::uint32_t>(link)}).capacity.bytes_per_s;
+  }
+}
+
+void SliceSweep::prepare() {
+  std::vector<SweepConnection> connections = std::move(kept_);
+  const std::size_t link_count = link_capacity_.size();
   // Per connection and link, the most lanes of one of its routes that cross it; per link, the
   // sum over connections: the most lanes that can ever share it.
   const auto lanes_on = [](const SweepRoute& route) {
@@ -161,11 +172,11 @@ SliceSweep::SliceSweep(const sim::FlowNetwork& network,
       Route& into = out.routes.emplace_back();
       into.lanes = static_cast<std::uint32_t>(route.lanes.size());
       into.delay_s = route.delay_s;
-      into.lane_share = c.cap * wire_factor / into.lanes;
+      into.lane_share = c.cap * wire_factor_ / into.lanes;
       const auto counted = lanes_on(route);
       std::vector<std::pair<std::uint32_t, std::uint32_t>> contested;
       for (const auto& [link, lanes] : counted) {
-        const double capacity = network.link(sim::LinkId{link}).capacity.bytes_per_s;
+        const double capacity = link_capacity_[link];
         if (most[link] == own[link]) {
           // Only this connection's own lanes ever cross it: a fixed share.
           into.lane_share = std::min(into.lane_share, capacity / lanes);
@@ -174,7 +185,7 @@ SliceSweep::SliceSweep(const sim::FlowNetwork& network,
         }
       }
       for (const auto& [link, lanes] : contested) {
-        const double capacity = network.link(sim::LinkId{link}).capacity.bytes_per_s;
+        const double capacity = link_capacity_[link];
         if (capacity / most[link] >= into.lane_share) {
           continue;  // even full, it leaves every lane more than the lane can take
         }
@@ -196,6 +207,9 @@ SliceSweep::SliceSweep(const sim::FlowNetwork& network,
           {static_cast<std::uint32_t>(i), c.first_slot + static_cast<std::uint32_t>(k)});
     }
   }
+  kept_.clear();
+  link_capacity_ = {};
+  prepared_ = true;
 }
 
 struct SliceSweep::Run {
@@ -393,7 +407,10 @@ struct SliceSweep::Run {
 };
 
 std::vector<double> SliceSweep::held_seconds(const std::vector<double>& floor,
-                                             const TransferBytes& bytes) const {
+                                             const TransferBytes& bytes) {
+  if (!prepared_) {
+    prepare();
+  }
   Run run(*this, bytes, floor);
   run.run();
   return std::move(run.held);

@@ -76,20 +76,25 @@ using TransferBytes = std::function<sim::Bytes(std::size_t connection, std::int6
 
 class SliceSweep {
  public:
-  // Reads the links' capacities from `network` now. Payload moves as wire_factor wire bytes per
-  // byte (rounded up per transfer, as the chunk run sends it).
+  // Keeps the connections and the links' capacities as `network` has them now. Which links can
+  // bind is worked out on the first held_seconds: most plans never need the sweep
+  // (kSweepTolerance), and that analysis costs more than the recurrence that rules it out.
+  // Payload moves as wire_factor wire bytes per byte (rounded up per transfer, as the chunk run
+  // sends it).
   SliceSweep(const sim::FlowNetwork& network,
              std::vector<SweepConnection> connections,
              double wire_factor);
 
   // Seconds from the common start until each connection's last transfer is held (0 for one with
   // no transfer), with connection i never slower than floor[i] payload B/s.
-  std::vector<double> held_seconds(const std::vector<double>& floor,
-                                   const TransferBytes& bytes) const;
+  std::vector<double> held_seconds(const std::vector<double>& floor, const TransferBytes& bytes);
 
-  std::size_t connection_count() const { return connections_.size(); }
+  std::size_t connection_count() const { return connection_count_; }
 
  private:
+  // Builds connections_, shared_capacity_ and users_ from the kept connections.
+  void prepare();
+
   // A link that can bind, as one route sees it: lanes of the route that cross it.
   struct SharedLink {
     std::uint32_t link = 0;  // index into shared_capacity_
@@ -111,6 +116,11 @@ class SliceSweep {
     std::int64_t period = 0;
     std::uint32_t first_slot = 0;  // its inputs' FIFOs
   };
+
+  std::vector<SweepConnection> kept_;  // until prepare()
+  std::vector<double> link_capacity_;  // per link, wire B/s, as constructed; until prepare()
+  std::size_t connection_count_ = 0;
+  bool prepared_ = false;
 
   std::vector<Connection> connections_;
   std::vector<double> shared_capacity_;  // per shared link, wire B/s

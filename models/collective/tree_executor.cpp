@@ -142,7 +142,7 @@ struct TreeChannels {
   // before the last byte has left): by the slice sweep with the groups' pace (the channel's
   // bytes over its drain time) as every edge's floor, unless that cannot matter (slice_sweep.hpp,
   // kSweepTolerance) or the tree is too large to sweep; then by the recurrence.
-  std::vector<sim::Duration> channel_times(const std::vector<sim::Duration>& drains) const {
+  std::vector<sim::Duration> channel_times(const std::vector<sim::Duration>& drains) {
     const std::size_t channels = drains.size();
     std::vector<double> group_rate(channels);
     std::vector<double> seconds(channels);
@@ -325,7 +325,8 @@ GroupPipeline tree_pipeline(const System& system,
     tree.sweep.emplace(network, std::move(swept_edges), timing.wire_factor);
   }
   tree.plan = std::move(plan);
-  pipeline.channel_times = [tree = std::move(tree)](const std::vector<sim::Duration>& drains) {
+  pipeline.channel_times = [tree =
+                                std::move(tree)](const std::vector<sim::Duration>& drains) mutable {
     return tree.channel_times(drains);
   };
   return pipeline;
