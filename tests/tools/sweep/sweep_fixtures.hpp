@@ -37,10 +37,13 @@ inline PointOutput echo_point(const models::scenario::JsonValue& point) {
   return out;
 }
 
-// A new empty folder under the test's temporary directory.
+// A new empty folder under the test's temporary directory, named after the running test, so
+// tests running at once never share one and each run replaces its previous run's folder.
 inline std::string fresh_folder(const std::string& name) {
-  const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) /
-                                    ("railsim-sweep-" + name + "-" + std::to_string(getpid()));
+  const ::testing::TestInfo* test = ::testing::UnitTest::GetInstance()->current_test_info();
+  const std::filesystem::path dir =
+      std::filesystem::path(::testing::TempDir()) /
+      ("railsim-sweep-" + std::string(test->test_suite_name()) + "." + test->name() + "-" + name);
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir.string();
