@@ -4,6 +4,7 @@
 #include "calibrate/nccl_run_check.hpp"
 #include "calibrate/population_outliers.hpp"
 #include "calibrate/text_input.hpp"
+#include "sim/median.hpp"
 
 #include <fmt/format.h>
 
@@ -192,7 +193,7 @@ std::vector<std::set<std::size_t>> check_multi_node(const std::vector<NcclEviden
       for (const RunFigure& r : job.repeats) {
         figures.push_back(r.busbw());
       }
-      job.busbw = median_of(std::move(figures));
+      job.busbw = sim::median(std::move(figures));
       if (job.repeats.size() >= 2) {
         check_repeats(job, out);
       }

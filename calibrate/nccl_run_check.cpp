@@ -5,6 +5,7 @@
 #include "calibrate/text_input.hpp"
 #include "models/hardware/path_class.hpp"
 #include "sim/input_error.hpp"
+#include "sim/median.hpp"
 
 #include <fmt/format.h>
 
@@ -142,9 +143,7 @@ void check_prediction(const NcclEvidence& run,
     ratios.push_back(*p.time_us / row->out_of_place.time_us);
     predicted_busbw = busbw_at(*row, *p.time_us);
   }
-  std::vector<double> sorted = ratios;
-  std::sort(sorted.begin(), sorted.end());
-  const double median = sorted[sorted.size() / 2];
+  const double median = sim::median(ratios);
   const NcclTestsRow& last = *rows.back();
   f.evidence = place(run.log.file, rows.front()->line);
   f.expected =

@@ -2,19 +2,13 @@
 #include "calibrate/population_outliers.hpp"
 
 #include "sim/assert.hpp"
+#include "sim/median.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <set>
 
 namespace railsim::calibrate {
-
-double median_of(std::vector<double> values) {
-  RAILSIM_ASSERT(!values.empty(), "the median of nothing");
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-}
 
 PopulationVerdict find_outliers(const std::vector<PopulationMember>& members,
                                 bool higher_is_better) {
@@ -26,13 +20,13 @@ PopulationVerdict find_outliers(const std::vector<PopulationMember>& members,
   for (const PopulationMember& m : members) {
     figures.push_back(m.figure);
   }
-  v.median = median_of(figures);
+  v.median = sim::median(figures);
   std::vector<double> deviations;
   deviations.reserve(figures.size());
   for (const double f : figures) {
     deviations.push_back(std::abs(f - v.median));
   }
-  v.allowed = std::max(kOutlierZ * 1.4826 * median_of(deviations), kOutlierFloor * v.median);
+  v.allowed = std::max(kOutlierZ * 1.4826 * sim::median(deviations), kOutlierFloor * v.median);
   for (const double f : figures) {
     const double worse = higher_is_better ? v.median - f : f - v.median;
     v.outlier.push_back(worse > v.allowed);

@@ -43,8 +43,6 @@ struct PopulationVerdict {
   std::vector<std::size_t> unexplained;  // outliers no blamed end explains
 };
 
-double median_of(std::vector<double> values);
-
 // `higher_is_better`: bandwidths; else latencies and times. Needs kOutlierMinMembers members.
 PopulationVerdict find_outliers(const std::vector<PopulationMember>& members,
                                 bool higher_is_better);

@@ -4,6 +4,7 @@
 #include "calibrate/population_outliers.hpp"
 #include "calibrate/text_input.hpp"
 #include "models/system/rdma_bench.hpp"
+#include "sim/median.hpp"
 
 #include <fmt/format.h>
 
@@ -84,7 +85,7 @@ void check_population(const std::vector<PairFigure>& figures,
   for (const PairFigure& f : figures) {
     values.push_back(f.value);
   }
-  check_against_model(figures, median_of(values), model, out);
+  check_against_model(figures, sim::median(values), model, out);
   if (static_cast<int>(figures.size()) < kOutlierMinMembers) {
     return;
   }

@@ -9,6 +9,7 @@
 
 #include "models/hardware/node_presets.hpp"
 #include "sim/assert.hpp"
+#include "sim/index.hpp"
 
 #include <fmt/format.h>
 
@@ -65,7 +66,7 @@ int level_of(PathClass path_class) {
   RAILSIM_UNREACHABLE("every PathClass has a level");
 }
 
-std::size_t at(int i) { return static_cast<std::size_t>(i); }
+using sim::at;
 
 class UnionFind {
  public:

@@ -14,6 +14,7 @@
 #include "models/scenario/quantity.hpp"
 #include "models/scenario/system_file.hpp"
 #include "sim/input_error.hpp"
+#include "sim/median.hpp"
 #include "tools/command.hpp"
 #include "tools/command_line.hpp"
 #include "tools/output_file.hpp"
@@ -101,9 +102,7 @@ double median_abs(std::vector<double> v) {
   for (double& x : v) {
     x = std::abs(x);
   }
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  return sim::median(std::move(v));
 }
 
 std::string percent(double fraction) {

@@ -3,6 +3,7 @@
 #include "models/collective/nvls_executor.hpp"
 
 #include "sim/assert.hpp"
+#include "sim/index.hpp"
 #include "sim/input_error.hpp"
 
 #include <fmt/format.h>
@@ -13,7 +14,7 @@
 namespace railsim::models {
 namespace {
 
-std::size_t at(int i) { return static_cast<std::size_t>(i); }
+using sim::at;
 
 // paths[g]: rank g's GPU up to the switch; paths[n + g]: the switch down to it. The ranks are
 // the GPUs of the communicator's one node.

@@ -3,6 +3,7 @@
 #include "models/collective/nvls_plan.hpp"
 
 #include "models/collective/non_ring_chunking.hpp"
+#include "sim/index.hpp"
 #include "sim/input_error.hpp"
 
 #include <fmt/format.h>
@@ -12,7 +13,7 @@
 namespace railsim::models {
 namespace {
 
-std::size_t at(int i) { return static_cast<std::size_t>(i); }
+using sim::at;
 
 }  // namespace
 

@@ -3,6 +3,7 @@
 #include "models/collective/pipeline_time.hpp"
 
 #include "sim/assert.hpp"
+#include "sim/index.hpp"
 
 #include <algorithm>
 #include <utility>
@@ -10,7 +11,7 @@
 namespace railsim::models {
 namespace {
 
-std::size_t at(int i) { return static_cast<std::size_t>(i); }
+using sim::at;
 
 double seconds_of(sim::Bytes bytes, const ConnectionPace& pace) {
   return static_cast<double>(bytes.count) * pace.seconds_per_byte;

@@ -5,6 +5,7 @@
 #include "models/collective/connection_routes.hpp"
 #include "models/collective/pipeline_time.hpp"
 #include "models/collective/slice_sweep.hpp"
+#include "sim/index.hpp"
 
 #include <fmt/format.h>
 
@@ -16,7 +17,7 @@
 namespace railsim::models {
 namespace {
 
-std::size_t at(int i) { return static_cast<std::size_t>(i); }
+using sim::at;
 
 std::size_t connection_key(const RingPlan& plan, int channel, int connection) {
   return at(channel) * at(plan.ranks) + at(connection);

@@ -3,6 +3,7 @@
 #include "models/collective/ring_layout.hpp"
 
 #include "models/hardware/path_class.hpp"
+#include "sim/index.hpp"
 #include "sim/input_error.hpp"
 
 #include <fmt/format.h>
@@ -15,7 +16,7 @@
 namespace railsim::models {
 namespace {
 
-std::size_t at(int i) { return static_cast<std::size_t>(i); }
+using sim::at;
 
 int wrap(int i, int n) { return ((i % n) + n) % n; }
 

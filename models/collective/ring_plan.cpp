@@ -2,6 +2,7 @@
 // Cutting a ring collective into loops, pieces and slices, and listing its transfers.
 #include "models/collective/ring_plan.hpp"
 
+#include "sim/index.hpp"
 #include "sim/input_error.hpp"
 
 #include <fmt/format.h>
@@ -11,7 +12,7 @@
 namespace railsim::models {
 namespace {
 
-std::size_t at(int i) { return static_cast<std::size_t>(i); }
+using sim::at;
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 

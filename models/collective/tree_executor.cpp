@@ -5,6 +5,7 @@
 #include "models/collective/connection_routes.hpp"
 #include "models/collective/ring_layout.hpp"
 #include "models/collective/slice_sweep.hpp"
+#include "sim/index.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -14,7 +15,7 @@
 namespace railsim::models {
 namespace {
 
-std::size_t at(int i) { return static_cast<std::size_t>(i); }
+using sim::at;
 
 // Every edge of a channel in one order: each non-root rank's edge up, then down.
 template <typename Visit>

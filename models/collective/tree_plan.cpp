@@ -4,6 +4,7 @@
 #include "models/collective/tree_plan.hpp"
 
 #include "models/collective/non_ring_chunking.hpp"
+#include "sim/index.hpp"
 #include "sim/input_error.hpp"
 
 #include <fmt/format.h>
@@ -13,7 +14,7 @@
 namespace railsim::models {
 namespace {
 
-std::size_t at(int i) { return static_cast<std::size_t>(i); }
+using sim::at;
 
 // The parent of `rank` in NCCL's in-order binary tree over `count` members (ncclGetBtree): a
 // member's parent clears its lowest set bit and sets the next one up, or only clears it when

@@ -9,6 +9,7 @@
 #include "models/hardware/pcie.hpp"
 #include "models/scenario/message_text.hpp"
 #include "sim/assert.hpp"
+#include "sim/index.hpp"
 #include "sim/input_error.hpp"
 
 #include <fmt/format.h>
@@ -28,7 +29,7 @@ namespace {
 // Linux numbers NUMA nodes below MAX_NUMNODES, 1 << CONFIG_NODES_SHIFT with the shift at most 10.
 constexpr std::int64_t kMaxNumaId = 1023;
 
-std::size_t at(int i) { return static_cast<std::size_t>(i); }
+using sim::at;
 
 NodeSpec preset_at(const JsonValue& value) {
   const std::string name = value.as_string();

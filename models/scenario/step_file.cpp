@@ -8,6 +8,7 @@
 #include "models/scenario/scenario_file.hpp"
 #include "models/workload/dp_generator.hpp"
 #include "models/workload/megatron_generator.hpp"
+#include "sim/index.hpp"
 #include "sim/input_error.hpp"
 
 #include <fmt/format.h>
@@ -21,7 +22,7 @@
 namespace railsim::models::scenario {
 namespace {
 
-std::size_t at(int index) { return static_cast<std::size_t>(index); }
+using sim::at;
 
 // The job's placement: `nodes` nodes from `first_node`, or the system nodes `nodes` lists; the
 // first `gpus_per_node` GPUs of each.

@@ -8,6 +8,7 @@
 #include "models/hardware/pcie.hpp"
 #include "sim/assert.hpp"
 #include "sim/hash_mix.hpp"
+#include "sim/index.hpp"
 #include "sim/input_error.hpp"
 
 #include <boost/graph/adjacency_list.hpp>
@@ -32,7 +33,7 @@ using SwitchGraph = boost::adjacency_list<boost::vecS,
                                           boost::no_property,
                                           boost::property<boost::edge_name_t, std::uint32_t>>;
 
-std::size_t at(int i) { return static_cast<std::size_t>(i); }
+using sim::at;
 
 constexpr int kUnreachable = 1 << 30;
 

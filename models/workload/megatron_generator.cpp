@@ -5,6 +5,7 @@
 #include "models/workload/megatron_generator.hpp"
 
 #include "sim/assert.hpp"
+#include "sim/index.hpp"
 #include "sim/input_error.hpp"
 
 #include <fmt/format.h>
@@ -20,7 +21,7 @@
 namespace railsim::models {
 namespace {
 
-std::size_t at(int index) { return static_cast<std::size_t>(index); }
+using sim::at;
 
 void require(bool ok, const std::string& message) {
   if (!ok) {

@@ -3,6 +3,7 @@
 
 #include "models/collective/connection_routes.hpp"
 #include "models/collective/ring_layout.hpp"
+#include "sim/index.hpp"
 #include "sim/input_error.hpp"
 
 #include <fmt/format.h>
@@ -16,7 +17,7 @@
 namespace railsim::models {
 namespace {
 
-std::size_t at(int index) { return static_cast<std::size_t>(index); }
+using sim::at;
 
 // NCCL's network channels to one peer: max(NICs it uses, ceil(NIC rate / 14 GB/s)); the pair
 // uses one NIC at each end.

@@ -5,6 +5,7 @@
 
 #include "models/workload/send_call.hpp"
 #include "sim/assert.hpp"
+#include "sim/index.hpp"
 #include "sim/input_error.hpp"
 
 #include <fmt/format.h>
@@ -21,7 +22,7 @@
 namespace railsim::models {
 namespace {
 
-std::size_t at(int index) { return static_cast<std::size_t>(index); }
+using sim::at;
 
 // What one collective call or send did, to report it and, where calls are reused, to replay it.
 struct CallRecord {

@@ -1,6 +1,7 @@
 // File: models/workload/step_workload.cpp
 #include "models/workload/step_workload.hpp"
 
+#include "sim/index.hpp"
 #include "sim/input_error.hpp"
 
 #include <fmt/format.h>
@@ -10,7 +11,7 @@
 namespace railsim::models {
 namespace {
 
-std::size_t at(int index) { return static_cast<std::size_t>(index); }
+using sim::at;
 
 void check_compute_ranks(const StepWorkload& workload, const Phase& phase) {
   std::vector<bool> seen(at(workload.ranks()), false);

@@ -11,6 +11,7 @@
 #include "calibrate/text_input.hpp"
 #include "models/hardware/node_presets.hpp"
 #include "models/scenario/scenario_error.hpp"
+#include "sim/median.hpp"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -174,9 +175,7 @@ double median_abs(std::vector<double> v) {
   for (double& x : v) {
     x = std::abs(x);
   }
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  return sim::median(std::move(v));
 }
 
 struct Split {

@@ -2,6 +2,7 @@
 #include "tools/probes/latency_stats.hpp"
 
 #include "sim/assert.hpp"
+#include "sim/median.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -26,10 +27,7 @@ LatencyStats summarize_latency(std::vector<double> samples_us) {
   for (const double sample : samples_us) {
     squares += (sample - mean) * (sample - mean);
   }
-  const std::size_t middle = samples_us.size() / 2;
-  const double median = samples_us.size() % 2 == 1
-                            ? samples_us[middle]
-                            : (samples_us[middle - 1] + samples_us[middle]) / 2.0;
+  const double median = sim::median(samples_us);
   LatencyStats stats;
   stats.iterations = static_cast<std::int64_t>(samples_us.size());
   stats.t_min_us = samples_us.front();

@@ -7,6 +7,7 @@
 // tabulates every log, and says why the others are off.
 #include "models/collective/collective_run.hpp"
 #include "models/hardware/node_presets.hpp"
+#include "sim/median.hpp"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -28,12 +29,6 @@ struct LogCase {
   const char* operation;  // nccl-tests program
   CollectiveOp op;
 };
-
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-}
 
 class NcclTestsLog : public ::testing::TestWithParam<LogCase> {};
 
@@ -78,7 +73,7 @@ TEST_P(NcclTestsLog, MedianBusbwErrorAtLargeSizes) {
                     measured, r.busbw_GBps, algorithm_name(r.algorithm), protocol_name(r.protocol));
   }
   ASSERT_FALSE(errors.empty());
-  const double error = median(errors);
+  const double error = sim::median(errors);
   RecordProperty("median_abs_error", fmt::format("{:.3f}", error));
   std::cout << c.stem << " " << c.operation << ": median |error| "
             << fmt::format("{:.1f}%", error * 100) << "\n"
