@@ -2,7 +2,8 @@
 // System: N copies of a server on a leaf/spine fabric (two tiers, or three with pods under
 // core switches), built into a sim::FlowNetwork as directed links (PCIe up and down, NVLink
 // ports, host memory, the socket link, NIC ports, leaf, spine and core ports), and the routes of
-// transfers across it.
+// transfers across it. The links inside a node are built by node_links.cpp, the fabric's by
+// fabric_cabling.cpp; the routes are routes.cpp's.
 //
 // Fabric links (NIC ports, leaf, spine and core ports) carry payload at the port rate times the
 // wire efficiency of the fabric's transport and MTU.
@@ -11,13 +12,15 @@
 // efficiency; with bridges, each bridged pair one link each way.
 //
 // Routes. Inside a node a transfer climbs the PCIe tree to the lowest common switch and descends;
-// without one it goes through the host bridges, and the socket link when the sockets differ.
-// Between nodes it leaves through a compute NIC: directly from GPU memory when GPUDirect RDMA
-// applies (the GPU-NIC distance is within gdr_level), else staged through the host memory of the
-// GPU's socket (written, then read: two crossings of the memory link). In the fabric a flow stays
-// under its leaf when both NICs share it; otherwise it climbs to a spine (and, with three tiers,
-// to a core when the leaves are in different pods) and back down, each switch choosing among its
-// equal-cost ports by a hash of the flow's identity (ECMP).
+// without one it goes through the host bridges, and the socket link when the sockets differ
+// (node_routes.hpp). Between nodes it leaves through a compute NIC: directly from GPU memory when
+// GPUDirect RDMA applies (the GPU-NIC distance is within gdr_level), else staged through the host
+// memory of the GPU's socket (written, then read: two crossings of the memory link). In the
+// fabric a flow stays under its leaf when both NICs share it; otherwise it climbs to a spine
+// (and, with three tiers, to a core when the leaves are in different pods) and back down, each
+// switch choosing among its equal-cost ports by a hash of the flow's identity (ECMP, ecmp.hpp),
+// or, under adaptive routing, the transfer split over lanes that share every hop evenly
+// (adaptive_lanes.hpp).
 //
 // Link names, as faults and `railsim topo --links` use them: "n3.mlx5_0>leaf4" and back for a
 // NIC port; "leaf4>spine1.5" and "spine1.5>leaf4" for uplink 5 of leaf 4, to spine 1 (spines are
@@ -45,10 +48,10 @@ struct SystemSpec {
   int nodes = 1;
   FabricSpec fabric;
   // GPUDirect RDMA is used when the GPU-NIC distance is at most this (NCCL_NET_GDR_LEVEL's
-  // default PXB on PCIe servers, fabric-facts.md §3.2).
+  // default PXB on PCIe servers, nccl:src/graph/paths.cc ncclTopoCheckGdr).
   PathClass gdr_level = PathClass::kPxb;
   // GPU-to-GPU over PCIe inside a node is peer-to-peer up to this distance, else staged through
-  // host memory (NCCL_P2P_LEVEL's default PXB, fabric-facts.md §3.2).
+  // host memory (NCCL_P2P_LEVEL's default PXB, nccl:src/graph/paths.cc).
   PathClass p2p_level = PathClass::kPxb;
   std::vector<int> gdr_off_nodes;  // nodes on which GPUDirect RDMA is disabled
   // Nodes built from another server description than `node`, by node index: a what-if such as
@@ -85,6 +88,13 @@ std::pair<std::string, std::string> pcie_link_names(const NodeSpec& node,
                                                     int node_index,
                                                     std::string_view element);
 
+struct SystemLinks;  // system_links.hpp
+
+// The links live in `network`, which must outlive the System. They are added in an order fixed by
+// the spec (each built node's links in node order, then the NIC ports, then the cables between
+// switches), so two Systems of one spec number their links alike. Capacities are payload bytes/s
+// per direction. A route lists links in the order its bytes cross them (a bounce buffer's memory
+// link twice), and is the same on every platform for the same spec, seeds and queue pair.
 class System {
  public:
   // Adds every link of the system to `network`. Throws sim::InputError for an impossible spec
@@ -146,41 +156,16 @@ class System {
   std::vector<sim::LinkId> route(Endpoint src, Endpoint dst, std::uint64_t queue_pair = 0) const;
 
   // The paths a transfer takes under the fabric's routing, each to carry an equal share: with
-  // ECMP the one hashed path; under a shared leaf the one path; with adaptive routing L lanes.
-  //
-  // Adaptive lanes. Lane l (0 <= l < L) starts with digit d = l. Climbing out of a switch whose
-  // n equal-cost uplinks (in port order) reach S distinct switches, it takes uplink d mod n and
-  // carries on with d / S; uplinks are spread round-robin, so uplink i is the (i / S)-th cable
-  // to switch i mod S, and d / S is that cable's rank. Descending into a tier it climbed out of,
-  // it mirrors the climb: it enters the switch at the same position (the same spine index, in
-  // the target pod) over cable d' mod m of the m equal-cost cables there, d' being the digit it
-  // carried out of that tier. L is the source leaf's uplink count k when the route turns at a
-  // spine (always with two tiers), and S x c between pods (S: the spines a leaf reaches, c: a
-  // spine's uplinks). With every cable up, the k leaf uplinks so carry lanes within one of each
-  // other (L / k each when k divides L), and between pods every one of the S x c spine-core
-  // cables of the source pod carries exactly one lane, as does every core-spine cable into the
-  // target pod and, in mirror image, the target leaf's cables: the even split per hop that
-  // adaptive routing approximates.
+  // ECMP the one hashed path; under a shared leaf the one path; with adaptive routing one path
+  // per lane, as many as adaptive_lanes.hpp gives the two leaves.
   std::vector<std::vector<sim::LinkId>> routes(Endpoint src,
                                                Endpoint dst,
                                                std::uint64_t queue_pair = 0) const;
 
  private:
-  struct Impl;
-  class PathBuilder;
-
-  void wire_cables(sim::Bandwidth rate);
-  void compute_hops();
-
-  // route() with `lane` >= 0 taking adaptive lane `lane` through the fabric instead of the hash.
-  std::vector<sim::LinkId> route_lane(Endpoint src,
-                                      Endpoint dst,
-                                      std::uint64_t queue_pair,
-                                      int lane) const;
-
   SystemSpec spec_;
   std::vector<int> compute_nics_;
-  std::unique_ptr<Impl> impl_;
+  std::unique_ptr<SystemLinks> links_;
 };
 
 }  // namespace railsim::models

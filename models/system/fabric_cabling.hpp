@@ -1,0 +1,30 @@
+// File: models/system/fabric_cabling.hpp
+// How a System cables its fabric: the rail of each compute NIC of each node (aligned, shuffled
+// by a seed, or an explicit table checked by models/fabric/cabling.hpp), the NIC ports to their
+// leaves, and the cables between switches, as links and as edges of the switch graph
+// (fabric_graph.hpp). Internal to models/system.
+#pragma once
+
+#include "models/system/system.hpp"
+#include "models/system/system_links.hpp"
+
+#include <vector>
+
+namespace railsim::models {
+
+// The rail of each compute NIC of each node, [node][compute NIC]: NIC i on rail i when aligned,
+// a Fisher-Yates shuffle per node seeded by the fabric's rail_seed when misaligned, or the
+// fabric's cabling table. Throws sim::InputError for a table that leaves a NIC unconnected or
+// puts two NICs of one node on one rail.
+std::vector<std::vector<int>> cable_rails(const SystemSpec& spec, int rails);
+
+// Adds the fabric's links to `links`, which holds the nodes' and the rails: the NIC ports of the
+// built nodes, then the cables between switches. Leaves (rail r, unit u) are graph vertices
+// r x units + u, the spines of pod q follow (q x spines + s), then the cores. Uplink p of a leaf
+// goes to spine p % spines of its pod; with three tiers, uplink p of a spine to core p % cores.
+// Every fabric link carries payload at its rate times the wire efficiency. Throws
+// sim::InputError for a NIC of another transport than the fabric's, or oversubscription that
+// leaves a switch no uplink.
+void wire_fabric(const System& system, SystemLinks& links);
+
+}  // namespace railsim::models
