@@ -5,8 +5,9 @@
 // one cable at half rate (node 1's first compute NIC). Reports the explanations evaluated; the
 // cost should grow with nodes x NICs (the candidates) times the few measurements each touches.
 // docs/performance.md has the figures.
-#include "calibrate/fault_diagnosis.hpp"
-#include "calibrate/measurements.hpp"
+#include "calibrate/diagnose/fault_diagnosis.hpp"
+#include "calibrate/fit/faulted_design.hpp"
+#include "calibrate/fit/measurements.hpp"
 #include "models/scenario/system_file.hpp"
 
 #include <benchmark/benchmark.h>
@@ -16,37 +17,38 @@
 namespace railsim::bench {
 namespace {
 
-calibrate::CalibratedModel cluster(int nodes) {
-  calibrate::CalibratedModel model{models::scenario::system_from_argument("dgx-h100").system, {}};
+calibrate::fit::CalibratedModel cluster(int nodes) {
+  calibrate::fit::CalibratedModel model{models::scenario::system_from_argument("dgx-h100").system,
+                                        {}};
   model.system.nodes = nodes;
   return model;
 }
 
-calibrate::MeasurementSet measurements(const calibrate::CalibratedModel& design) {
-  const calibrate::FaultedDesign truth =
-      calibrate::with_faults(design, {{calibrate::FaultKind::kNicPort, 1, 0, 0.5}});
+calibrate::fit::MeasurementSet measurements(const calibrate::fit::CalibratedModel& design) {
+  const calibrate::fit::FaultedDesign truth =
+      calibrate::fit::with_faults(design, {{models::FaultKind::kNicPort, 1, 0, 0.5}});
   const auto rails = static_cast<int>(models::compute_nic_indices(design.system.node).size());
-  calibrate::MeasurementSet set;
-  const auto add = [&](calibrate::Measurement m) {
-    m.measured = calibrate::predict(truth.model, m, truth.prepare);
+  calibrate::fit::MeasurementSet set;
+  const auto add = [&](calibrate::fit::Measurement m) {
+    m.measured = calibrate::fit::predict(truth.model, m, truth.prepare);
     set.rows.push_back(std::move(m));
   };
   for (int a = 0; a < design.system.nodes; ++a) {
     const int b = (a + 1) % design.system.nodes;
     for (int rail = 0; rail < rails; ++rail) {
-      calibrate::Measurement bw;
-      bw.kind = calibrate::MeasurementKind::kRdmaBandwidth;
+      calibrate::fit::Measurement bw;
+      bw.kind = calibrate::fit::MeasurementKind::kRdmaBandwidth;
       bw.size_bytes = std::int64_t{8} << 20;
       bw.iterations = 5000;
       bw.node_ids = {a, b};
       bw.nic = rail;
       add(bw);
-      calibrate::Measurement lat = bw;
-      lat.kind = calibrate::MeasurementKind::kRdmaLatency;
+      calibrate::fit::Measurement lat = bw;
+      lat.kind = calibrate::fit::MeasurementKind::kRdmaLatency;
       lat.size_bytes = 2;
       add(lat);
     }
-    calibrate::Measurement all_reduce;
+    calibrate::fit::Measurement all_reduce;
     all_reduce.nodes = 2;
     all_reduce.gpus_per_node = 8;
     all_reduce.size_bytes = std::int64_t{1} << 30;
@@ -58,11 +60,12 @@ calibrate::MeasurementSet measurements(const calibrate::CalibratedModel& design)
 
 // NOLINTNEXTLINE(readability-identifier-naming): Google Benchmark's BM_ naming.
 void BM_Diagnose(benchmark::State& state) {
-  const calibrate::CalibratedModel design = cluster(static_cast<int>(state.range(0)));
-  const calibrate::MeasurementSet set = measurements(design);
+  const calibrate::fit::CalibratedModel design = cluster(static_cast<int>(state.range(0)));
+  const calibrate::fit::MeasurementSet set = measurements(design);
   int evaluated = 0;
   for (auto _ : state) {
-    const calibrate::Diagnosis d = calibrate::diagnose(design, set);  // on this thread
+    const calibrate::diagnose::Diagnosis d =
+        calibrate::diagnose::diagnose(design, set);  // on this thread
     evaluated = d.candidates;
     benchmark::DoNotOptimize(d.ranked.data());
   }

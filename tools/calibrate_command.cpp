@@ -1,15 +1,15 @@
 // File: tools/calibrate_command.cpp
-// `railsim calibrate`: fits the model's named parameters (calibrate/model_parameters.hpp) to a
+// `railsim calibrate`: fits the model's named parameters (calibrate/fit/model_parameters.hpp) to a
 // cluster's own perftest and nccl-tests outputs and writes them as a profile; with --check,
 // prints each measured row beside the model's prediction (under --profile, if given) instead.
-#include "calibrate/calibration.hpp"
-#include "calibrate/measurements.hpp"
-#include "calibrate/nccl_tests.hpp"
-#include "calibrate/nvidia_smi_topo.hpp"
-#include "calibrate/perftest.hpp"
-#include "calibrate/profile.hpp"
-#include "calibrate/text_input.hpp"
-#include "calibrate/topo_import.hpp"
+#include "calibrate/fit/calibration.hpp"
+#include "calibrate/fit/measurements.hpp"
+#include "calibrate/fit/profile.hpp"
+#include "calibrate/parse/nccl_tests.hpp"
+#include "calibrate/parse/nvidia_smi_topo.hpp"
+#include "calibrate/parse/perftest.hpp"
+#include "calibrate/parse/text_input.hpp"
+#include "calibrate/parse/topo_import.hpp"
 #include "models/collective/collective_types.hpp"
 #include "models/scenario/quantity.hpp"
 #include "models/scenario/system_file.hpp"
@@ -35,16 +35,16 @@ namespace {
 
 namespace po = boost::program_options;
 
-std::vector<const calibrate::ModelParameter*> parameters_named(const std::string& list) {
-  std::vector<const calibrate::ModelParameter*> out;
+std::vector<const calibrate::fit::ModelParameter*> parameters_named(const std::string& list) {
+  std::vector<const calibrate::fit::ModelParameter*> out;
   std::size_t start = 0;
   while (start <= list.size()) {
     const std::size_t comma = std::min(list.find(',', start), list.size());
     const std::string name = list.substr(start, comma - start);
-    const calibrate::ModelParameter* p = calibrate::find_model_parameter(name);
+    const calibrate::fit::ModelParameter* p = calibrate::fit::find_model_parameter(name);
     if (p == nullptr) {
       std::string names;
-      for (const calibrate::ModelParameter& q : calibrate::model_parameters()) {
+      for (const calibrate::fit::ModelParameter& q : calibrate::fit::model_parameters()) {
         names += names.empty() ? "" : ", ";
         names += q.name;
       }
@@ -71,25 +71,25 @@ std::int64_t size_option(const std::string& text, const char* option, std::int64
   }
 }
 
-std::string status_text(calibrate::VariableStatus status) {
+std::string status_text(calibrate::fit::VariableStatus status) {
   switch (status) {
-    case calibrate::VariableStatus::kFitted:
+    case calibrate::fit::VariableStatus::kFitted:
       return "fitted";
-    case calibrate::VariableStatus::kAtBound:
+    case calibrate::fit::VariableStatus::kAtBound:
       return "at a bound";
-    case calibrate::VariableStatus::kNotInformed:
+    case calibrate::fit::VariableStatus::kNotInformed:
       return "not informed by the data";
   }
   return "?";
 }
 
-std::string what_of(const calibrate::Measurement& m) {
+std::string what_of(const calibrate::fit::Measurement& m) {
   switch (m.kind) {
-    case calibrate::MeasurementKind::kCollectiveTime:
+    case calibrate::fit::MeasurementKind::kCollectiveTime:
       return fmt::format("{} {}x{}", models::op_name(m.op), m.nodes, m.gpus_per_node);
-    case calibrate::MeasurementKind::kRdmaBandwidth:
+    case calibrate::fit::MeasurementKind::kRdmaBandwidth:
       return "rdma stream";
-    case calibrate::MeasurementKind::kRdmaLatency:
+    case calibrate::fit::MeasurementKind::kRdmaLatency:
       return "rdma ping-pong";
   }
   return "?";
@@ -112,12 +112,12 @@ std::string percent(double fraction) {
 // Median |error| over collective rows of >= 64 MiB, collective rows below, and RDMA rows.
 void print_error_summary(std::ostream& out,
                          const char* label,
-                         const std::vector<calibrate::RowCheck>& rows) {
+                         const std::vector<calibrate::fit::RowCheck>& rows) {
   std::vector<double> large;
   std::vector<double> small;
   std::vector<double> rdma;
-  for (const calibrate::RowCheck& r : rows) {
-    if (r.measurement.kind != calibrate::MeasurementKind::kCollectiveTime) {
+  for (const calibrate::fit::RowCheck& r : rows) {
+    if (r.measurement.kind != calibrate::fit::MeasurementKind::kCollectiveTime) {
       rdma.push_back(r.error);
     } else if (r.measurement.size_bytes >= (std::int64_t{64} << 20)) {
       large.push_back(r.error);
@@ -132,22 +132,22 @@ void print_error_summary(std::ostream& out,
              small.size(), percent(median_abs(rdma)), rdma.size());
 }
 
-void print_rows(std::ostream& out, const std::vector<calibrate::RowCheck>& rows) {
+void print_rows(std::ostream& out, const std::vector<calibrate::fit::RowCheck>& rows) {
   fmt::print(out, "# {:<44} {:<22} {:>12} {:>12} {:>12} {:>5} {:>8}\n", "row", "measurement",
              "size (B)", "measured", "predicted", "unit", "error");
-  for (const calibrate::RowCheck& r : rows) {
-    const calibrate::Measurement& m = r.measurement;
+  for (const calibrate::fit::RowCheck& r : rows) {
+    const calibrate::fit::Measurement& m = r.measurement;
     fmt::print(out, "  {:<44} {:<22} {:>12} {:>12.2f} {:>12.2f} {:>5} {:>7.1f}%\n", m.source,
-               what_of(m), m.size_bytes, m.measured, r.predicted, calibrate::measured_unit(m.kind),
-               100.0 * r.error);
+               what_of(m), m.size_bytes, m.measured, r.predicted,
+               calibrate::fit::measured_unit(m.kind), 100.0 * r.error);
   }
 }
 
-void print_parameters(std::ostream& out, const calibrate::Calibration& c) {
+void print_parameters(std::ostream& out, const calibrate::fit::Calibration& c) {
   fmt::print(out, "# {:<28} {:>12} {:>12} {:>12} {:<14} {}\n", "parameter", "default", "fitted",
              "1 sigma", "unit", "status");
-  for (const calibrate::FittedParameter& p : c.parameters) {
-    const std::string sigma = p.status != calibrate::VariableStatus::kFitted ? "-"
+  for (const calibrate::fit::FittedParameter& p : c.parameters) {
+    const std::string sigma = p.status != calibrate::fit::VariableStatus::kFitted ? "-"
                               : std::isfinite(p.sigma) ? fmt::format("{:.4g}", p.sigma)
                                                        : "unbounded";
     fmt::print(out, "  {:<28} {:>12.6g} {:>12.6g} {:>12} {:<14} {}\n", p.parameter->name, p.initial,
@@ -204,35 +204,36 @@ int run_calibrate(const std::vector<std::string>& args, std::ostream& out) {
     throw sim::InputError("no input: give at least one --perftest or --nccl-tests file");
   }
 
-  calibrate::MeasurementSet set;
-  std::vector<calibrate::ProfileInput> inputs;
+  calibrate::fit::MeasurementSet set;
+  std::vector<calibrate::fit::ProfileInput> inputs;
   for (const auto& [files, format] :
        {std::pair{&perftest_files, "perftest"}, std::pair{&nccl_files, "nccl-tests"}}) {
     for (const std::string& file : *files) {
-      const calibrate::TextInput input = calibrate::TextInput::from_file(file);
+      const calibrate::parse::TextInput input = calibrate::parse::TextInput::from_file(file);
       if (std::string_view(format) == "perftest") {
-        calibrate::add_perftest(calibrate::parse_perftest(input), file, set);
+        calibrate::fit::add_perftest(calibrate::parse::parse_perftest(input), file, set);
       } else {
-        calibrate::add_nccl_tests(calibrate::parse_nccl_tests(input), file, set);
+        calibrate::fit::add_nccl_tests(calibrate::parse::parse_nccl_tests(input), file, set);
       }
-      inputs.push_back({file, format, calibrate::content_hash(input.text())});
+      inputs.push_back({file, format, calibrate::fit::content_hash(input.text())});
     }
   }
   const std::int64_t min_size = size_option(min_size_text, "--min-size", 0);
   const std::int64_t max_size =
       size_option(max_size_text, "--max-size", std::numeric_limits<std::int64_t>::max());
-  std::erase_if(set.rows, [&](const calibrate::Measurement& m) {
+  std::erase_if(set.rows, [&](const calibrate::fit::Measurement& m) {
     return m.size_bytes < min_size || m.size_bytes > max_size;
   });
   for (const std::string& note : set.notes) {
     fmt::print(stderr, "railsim: warning: {}\n", note);
   }
 
-  calibrate::CalibratedModel start;
+  calibrate::fit::CalibratedModel start;
   start.system = models::scenario::system_from_argument(system_name).system;
   if (!topo_path.empty()) {
-    const calibrate::TopoImport imported = calibrate::import_nvidia_smi_topo(
-        calibrate::parse_nvidia_smi_topo(calibrate::TextInput::from_file(topo_path)), topo_path);
+    const calibrate::parse::TopoImport imported = calibrate::parse::import_nvidia_smi_topo(
+        calibrate::parse::parse_nvidia_smi_topo(calibrate::parse::TextInput::from_file(topo_path)),
+        topo_path);
     for (const std::string& assumed : imported.assumed) {
       fmt::print(stderr, "railsim: warning: {}: not in the dump, assumed (check it): {}\n",
                  topo_path, assumed);
@@ -241,20 +242,20 @@ int run_calibrate(const std::vector<std::string>& args, std::ostream& out) {
   }
   if (check) {
     if (!profile_path.empty()) {
-      calibrate::apply_profile(calibrate::read_profile(profile_path), start);
+      calibrate::fit::apply_profile(calibrate::fit::read_profile(profile_path), start);
     }
-    const std::vector<calibrate::RowCheck> rows = calibrate::check_rows(start, set);
+    const std::vector<calibrate::fit::RowCheck> rows = calibrate::fit::check_rows(start, set);
     print_rows(out, rows);
     print_error_summary(out, "check", rows);
     return 0;
   }
 
-  const std::vector<const calibrate::ModelParameter*> parameters =
-      fit_list.empty() ? calibrate::default_parameters(set) : parameters_named(fit_list);
-  const std::vector<calibrate::RowCheck> before = calibrate::check_rows(start, set);
-  const calibrate::Calibration calibration = calibrate::calibrate(start, set, parameters);
-  const std::string text =
-      calibrate::profile_json(calibrate::make_profile(calibration, system_name, std::move(inputs)));
+  const std::vector<const calibrate::fit::ModelParameter*> parameters =
+      fit_list.empty() ? calibrate::fit::default_parameters(set) : parameters_named(fit_list);
+  const std::vector<calibrate::fit::RowCheck> before = calibrate::fit::check_rows(start, set);
+  const calibrate::fit::Calibration calibration = calibrate::fit::calibrate(start, set, parameters);
+  const std::string text = calibrate::fit::profile_json(
+      calibrate::fit::make_profile(calibration, system_name, std::move(inputs)));
   write_output_file(output, text, "-o");
 
   fmt::print(out, "# railsim calibrate: {} rows, system {}\n", set.rows.size(), system_name);

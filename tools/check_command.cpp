@@ -1,11 +1,11 @@
 // File: tools/check_command.cpp
 // `railsim check CLUSTER --system PRESET|FILE [--profile P.json] [--format text|json] [-o OUT]
 // [--report DIR]`: a cluster's measurements (a manifest .json or a directory,
-// calibrate/cluster_evidence.hpp) checked layer by layer against the design
-// (calibrate/cluster_check.hpp), with an HTML page of it (tools/check_report.hpp). Exit status 0
-// when every check passes, 1 when one fails, 2 for bad input.
-#include "calibrate/cluster_check.hpp"
-#include "calibrate/cluster_evidence.hpp"
+// calibrate/parse/cluster_evidence.hpp) checked layer by layer against the design
+// (calibrate/check/cluster_check.hpp), with an HTML page of it (tools/check_report.hpp). Exit
+// status 0 when every check passes, 1 when one fails, 2 for bad input.
+#include "calibrate/check/cluster_check.hpp"
+#include "calibrate/parse/cluster_evidence.hpp"
 #include "tools/check_report.hpp"
 #include "tools/cluster_options.hpp"
 #include "tools/command.hpp"
@@ -25,13 +25,13 @@ namespace railsim::tools {
 namespace {
 
 namespace po = boost::program_options;
-using calibrate::CheckReport;
-using calibrate::Finding;
-using calibrate::Verdict;
+using calibrate::check::CheckReport;
+using calibrate::check::Finding;
+using calibrate::check::Verdict;
 
 std::string text_report(const CheckReport& report) {
   std::string text = fmt::format("railsim check: {} against {}\n", report.source, report.design);
-  std::optional<calibrate::CheckLayer> layer;
+  std::optional<calibrate::check::CheckLayer> layer;
   std::map<std::string, int> counts;
   for (const Finding& f : report.findings) {
     if (layer != f.layer) {
@@ -92,9 +92,10 @@ int run_check(const std::vector<std::string>& args, std::ostream& out) {
                           out, vm)) {
     return 0;
   }
-  const calibrate::CalibratedModel model = o.model();
-  const calibrate::ClusterEvidence evidence = calibrate::read_cluster_evidence(o.cluster);
-  const CheckReport report = calibrate::check_cluster(evidence, model, o.system);
+  const calibrate::fit::CalibratedModel model = o.model();
+  const calibrate::parse::ClusterEvidence evidence =
+      calibrate::parse::read_cluster_evidence(o.cluster);
+  const CheckReport report = calibrate::check::check_cluster(evidence, model, o.system);
   const std::string text = o.format == "json" ? json_report(report) : text_report(report);
   if (!o.report_dir.empty()) {
     report::write_report(o.report_dir, check_report_page(report, evidence));

@@ -1,7 +1,7 @@
 // File: tools/check_report.cpp
 #include "tools/check_report.hpp"
 
-#include "calibrate/rdma_pair_check.hpp"
+#include "calibrate/check/rdma_pair_check.hpp"
 #include "tools/report/bar_chart.hpp"
 #include "tools/report/heatmap.hpp"
 
@@ -18,16 +18,16 @@
 namespace railsim::tools {
 namespace {
 
-using calibrate::CheckLayer;
-using calibrate::Finding;
-using calibrate::PairFigure;
-using calibrate::Verdict;
+using calibrate::check::CheckLayer;
+using calibrate::check::Finding;
+using calibrate::check::PairFigure;
+using calibrate::check::Verdict;
 
 constexpr CheckLayer kLayers[] = {CheckLayer::kTopology,  CheckLayer::kAffinity,
                                   CheckLayer::kLinkState, CheckLayer::kRdma,
                                   CheckLayer::kMultiNode, CheckLayer::kNccl};
 
-report::Table summary_table(const calibrate::CheckReport& r) {
+report::Table summary_table(const calibrate::check::CheckReport& r) {
   report::Table table{
       "Checks per layer, in acceptance order", {"layer", "pass", "fail", "skipped", "verdict"}, {}};
   for (const CheckLayer layer : kLayers) {
@@ -47,7 +47,7 @@ report::Table summary_table(const calibrate::CheckReport& r) {
   return table;
 }
 
-report::Table findings_table(const calibrate::CheckReport& r, CheckLayer layer) {
+report::Table findings_table(const calibrate::check::CheckReport& r, CheckLayer layer) {
   report::Table table{
       "",
       {"verdict", "severity", "check", "element", "evidence", "expected", "measured", "next"},
@@ -62,11 +62,12 @@ report::Table findings_table(const calibrate::CheckReport& r, CheckLayer layer) 
 }
 
 // Each perftest population (one test at one size): its figures.
-std::vector<std::vector<PairFigure>> populations(const calibrate::ClusterEvidence& evidence) {
+std::vector<std::vector<PairFigure>> populations(
+    const calibrate::parse::ClusterEvidence& evidence) {
   std::vector<std::vector<PairFigure>> out;
   std::map<std::tuple<std::string, std::int64_t>, std::size_t> index;
-  for (const calibrate::PairEvidence& pair : evidence.pairs) {
-    if (const std::optional<PairFigure> f = calibrate::pair_figure(pair)) {
+  for (const calibrate::parse::PairEvidence& pair : evidence.pairs) {
+    if (const std::optional<PairFigure> f = calibrate::check::pair_figure(pair)) {
       const auto [it, added] = index.try_emplace({pair.test, f->size}, out.size());
       if (added) {
         out.emplace_back();
@@ -86,14 +87,14 @@ double worse(double a, double b, bool bandwidth) {
 }
 
 void add_population(report::Report& page,
-                    const calibrate::ClusterEvidence& evidence,
+                    const calibrate::parse::ClusterEvidence& evidence,
                     const std::vector<PairFigure>& figures) {
   const PairFigure& first = figures.front();
   const std::string unit = first.bandwidth ? "GB/s" : "us";
   const std::string what = fmt::format("{} at {} B", first.pair->test, first.size);
   std::vector<std::string> names;
   names.reserve(evidence.nodes.size());
-  for (const calibrate::NodeEvidence& n : evidence.nodes) {
+  for (const calibrate::parse::NodeEvidence& n : evidence.nodes) {
     names.push_back(n.name);
   }
   const auto at = [&](const std::string& name) {
@@ -141,8 +142,8 @@ void add_population(report::Report& page,
 
 }  // namespace
 
-report::Report check_report_page(const calibrate::CheckReport& r,
-                                 const calibrate::ClusterEvidence& evidence) {
+report::Report check_report_page(const calibrate::check::CheckReport& r,
+                                 const calibrate::parse::ClusterEvidence& evidence) {
   report::Report page(fmt::format("railsim check: {} against {}", r.source, r.design));
   page.add_paragraph(r.failed() ? "At least one check failed: read the layers from the top, "
                                   "since later failures are often consequences of earlier ones."

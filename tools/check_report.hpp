@@ -6,13 +6,13 @@
 // inputs give equal pages.
 #pragma once
 
-#include "calibrate/check_finding.hpp"
-#include "calibrate/cluster_evidence.hpp"
+#include "calibrate/check/check_finding.hpp"
+#include "calibrate/parse/cluster_evidence.hpp"
 #include "tools/report/report_page.hpp"
 
 namespace railsim::tools {
 
-[[nodiscard]] report::Report check_report_page(const calibrate::CheckReport& report,
-                                               const calibrate::ClusterEvidence& evidence);
+[[nodiscard]] report::Report check_report_page(const calibrate::check::CheckReport& report,
+                                               const calibrate::parse::ClusterEvidence& evidence);
 
 }  // namespace railsim::tools

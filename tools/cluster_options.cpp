@@ -28,11 +28,11 @@ void ClusterOptions::add_to(po::options_description& options,
   positional.add("cluster", 1);
 }
 
-calibrate::CalibratedModel ClusterOptions::model() const {
+calibrate::fit::CalibratedModel ClusterOptions::model() const {
   if (format != "text" && format != "json") {
     throw sim::InputError("--format: expected text or json, got '" + format + "'");
   }
-  calibrate::CalibratedModel model{models::scenario::system_from_argument(system).system, {}};
+  calibrate::fit::CalibratedModel model{models::scenario::system_from_argument(system).system, {}};
   if (const std::optional<LoadedProfile> loaded = load_profile(profile)) {
     apply_profile(*loaded, model.system, model.collective);
   }

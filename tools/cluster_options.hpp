@@ -4,7 +4,7 @@
 // folder of the HTML page.
 #pragma once
 
-#include "calibrate/model_parameters.hpp"
+#include "calibrate/fit/model_parameters.hpp"
 
 #include <boost/program_options.hpp>
 
@@ -27,7 +27,7 @@ struct ClusterOptions {
 
   // The design with the profile's parameters set; an InputError for a --format other than
   // text or json, a bad design or a bad profile.
-  calibrate::CalibratedModel model() const;
+  calibrate::fit::CalibratedModel model() const;
 
   // The text to -o's file, or to `out` without -o.
   void write(const std::string& text, std::ostream& out) const;

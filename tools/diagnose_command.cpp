@@ -1,13 +1,13 @@
 // File: tools/diagnose_command.cpp
 // `railsim diagnose CLUSTER --system PRESET|FILE [--profile P.json] [--format text|json]
 // [-o OUT] [--top N] [--jobs N] [--report DIR]`: the faults that make the design reproduce a
-// cluster's measurements (calibrate/fault_diagnosis.hpp), ranked, each with the faults-file
-// entries that reproduce it, and the first one's predictions beside what was measured. The
-// cluster is read as `railsim check` reads it (docs/acceptance.md). Exit status 0, or 2 for bad
+// cluster's measurements (calibrate/diagnose/fault_diagnosis.hpp), ranked, each with the
+// faults-file entries that reproduce it, and the first one's predictions beside what was measured.
+// The cluster is read as `railsim check` reads it (docs/acceptance.md). Exit status 0, or 2 for bad
 // input.
-#include "calibrate/cluster_evidence.hpp"
-#include "calibrate/cluster_measurements.hpp"
-#include "calibrate/fault_diagnosis.hpp"
+#include "calibrate/diagnose/fault_diagnosis.hpp"
+#include "calibrate/fit/cluster_measurements.hpp"
+#include "calibrate/parse/cluster_evidence.hpp"
 #include "sim/input_error.hpp"
 #include "tools/cluster_options.hpp"
 #include "tools/command.hpp"
@@ -31,8 +31,8 @@ namespace railsim::tools {
 namespace {
 
 namespace po = boost::program_options;
-using calibrate::Diagnosis;
-using calibrate::Explanation;
+using calibrate::diagnose::Diagnosis;
+using calibrate::diagnose::Explanation;
 
 std::string text_report(const DiagnosisView& view, int top) {
   const Diagnosis& d = view.diagnosis;
@@ -58,8 +58,8 @@ std::string text_report(const DiagnosisView& view, int top) {
     text += "\nto confirm it:\n";
     for (const Explanation& e : d.ranked) {
       if (e.group == 0) {
-        for (const calibrate::ElementFault& f : e.faults) {
-          text += fmt::format("  {}: {}\n", view.name(f), calibrate::fault_next_step(f));
+        for (const models::ElementFault& f : e.faults) {
+          text += fmt::format("  {}: {}\n", view.name(f), models::fault_next_step(f));
         }
       }
     }
@@ -73,10 +73,10 @@ std::string text_report(const DiagnosisView& view, int top) {
       "{:<40} {:>10} {:>10} {:>10}        {}\n",
       "measurement", "measured", "design", "explained", "row");
   for (const std::size_t i : view.changed(first)) {
-    const calibrate::Measurement& m = d.measurements[i];
+    const calibrate::fit::Measurement& m = d.measurements[i];
     text += fmt::format("{:<40} {:>10.3f} {:>10.3f} {:>10.3f} {:<6} {}\n", view.describe(m),
                         m.measured, view.design_figure(i), first.predicted[i],
-                        calibrate::measured_unit(m.kind), m.source);
+                        calibrate::fit::measured_unit(m.kind), m.source);
   }
   return text;
 }
@@ -95,8 +95,8 @@ std::string json_report(const DiagnosisView& view, int top) {
       continue;
     }
     nlohmann::ordered_json faults = nlohmann::ordered_json::array();
-    for (const calibrate::ElementFault& f : e.faults) {
-      faults.push_back({{"name", view.name(f)}, {"next", calibrate::fault_next_step(f)}});
+    for (const models::ElementFault& f : e.faults) {
+      faults.push_back({{"name", view.name(f)}, {"next", models::fault_next_step(f)}});
     }
     nlohmann::ordered_json entries = nlohmann::ordered_json::array();
     for (const std::string& entry : view.entries(e)) {
@@ -113,10 +113,10 @@ std::string json_report(const DiagnosisView& view, int top) {
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   const Explanation& first = d.ranked.front();
   for (std::size_t i = 0; i < d.measurements.size(); ++i) {
-    const calibrate::Measurement& m = d.measurements[i];
+    const calibrate::fit::Measurement& m = d.measurements[i];
     rows.push_back({{"row", m.source},
                     {"measurement", view.describe(m)},
-                    {"unit", calibrate::measured_unit(m.kind)},
+                    {"unit", calibrate::fit::measured_unit(m.kind)},
                     {"measured", m.measured},
                     {"design", view.design_figure(i)},
                     {"explained", first.predicted[i]}});
@@ -155,23 +155,25 @@ int run_diagnose(const std::vector<std::string>& args, std::ostream& out) {
   if (jobs < 0) {
     throw sim::InputError(fmt::format("--jobs: expected 0 or more, got {}", jobs));
   }
-  calibrate::CalibratedModel model = o.model();
-  const calibrate::ClusterEvidence evidence = calibrate::read_cluster_evidence(o.cluster);
+  calibrate::fit::CalibratedModel model = o.model();
+  const calibrate::parse::ClusterEvidence evidence =
+      calibrate::parse::read_cluster_evidence(o.cluster);
   model.system.nodes = static_cast<int>(evidence.nodes.size());
   std::vector<std::string> hosts;
   hosts.reserve(evidence.nodes.size());
-  for (const calibrate::NodeEvidence& node : evidence.nodes) {
+  for (const calibrate::parse::NodeEvidence& node : evidence.nodes) {
     hosts.push_back(node.name);
   }
-  calibrate::DiagnosisOptions diagnosis_options;
+  calibrate::diagnose::DiagnosisOptions diagnosis_options;
   diagnosis_options.for_each = [jobs](std::size_t count,
                                       const std::function<void(std::size_t)>& work) {
     run_parallel(count, jobs, work);
   };
   const DiagnosisView view{
       evidence.source, o.system, model.system,
-      calibrate::diagnose(model, calibrate::cluster_measurements(evidence, model.system.node),
-                          diagnosis_options),
+      calibrate::diagnose::diagnose(
+          model, calibrate::fit::cluster_measurements(evidence, model.system.node),
+          diagnosis_options),
       std::move(hosts)};
   const std::string text = o.format == "json" ? json_report(view, top) : text_report(view, top);
   if (!o.report_dir.empty()) {

@@ -15,9 +15,9 @@
 namespace railsim::tools {
 namespace {
 
-using calibrate::Explanation;
-using calibrate::Measurement;
-using calibrate::MeasurementKind;
+using calibrate::diagnose::Explanation;
+using calibrate::fit::Measurement;
+using calibrate::fit::MeasurementKind;
 
 constexpr int kDrawnGroups = 3;
 
@@ -31,8 +31,8 @@ report::Table ranked_table(const DiagnosisView& view, int top) {
     if (e.group < top) {
       std::vector<std::string> next;
       next.reserve(e.faults.size());
-      for (const calibrate::ElementFault& f : e.faults) {
-        next.push_back(calibrate::fault_next_step(f));
+      for (const models::ElementFault& f : e.faults) {
+        next.push_back(models::fault_next_step(f));
       }
       table.rows.push_back({std::to_string(e.group + 1), view.name(e),
                             fmt::format("{:.2f}%", 100.0 * view.rms_error(e)),
@@ -45,8 +45,8 @@ report::Table ranked_table(const DiagnosisView& view, int top) {
 
 // Predicted against measured for the measurements of one kind, a series per explanation.
 report::LineChart versus_chart(const DiagnosisView& view, MeasurementKind kind) {
-  const calibrate::Diagnosis& d = view.diagnosis;
-  const std::string unit = calibrate::measured_unit(kind);
+  const calibrate::diagnose::Diagnosis& d = view.diagnosis;
+  const std::string unit = calibrate::fit::measured_unit(kind);
   report::LineChart chart;
   chart.title = fmt::format("Predicted against measured ({})",
                             kind == MeasurementKind::kRdmaBandwidth ? "RDMA bandwidth"
@@ -83,14 +83,14 @@ report::LineChart versus_chart(const DiagnosisView& view, MeasurementKind kind) 
 }
 
 report::Table rows_table(const DiagnosisView& view) {
-  const calibrate::Diagnosis& d = view.diagnosis;
+  const calibrate::diagnose::Diagnosis& d = view.diagnosis;
   const Explanation& first = d.ranked.front();
   report::Table table{fmt::format("The measurements {} changes", view.name(first)),
                       {"row", "measurement", "measured", "design", "explained"},
                       {}};
   for (const std::size_t i : view.changed(first)) {
     const Measurement& m = d.measurements[i];
-    const char* unit = calibrate::measured_unit(m.kind);
+    const char* unit = calibrate::fit::measured_unit(m.kind);
     table.rows.push_back({m.source, view.describe(m), fmt::format("{:.3f} {}", m.measured, unit),
                           fmt::format("{:.3f} {}", view.design_figure(i), unit),
                           fmt::format("{:.3f} {}", first.predicted[i], unit)});
@@ -101,7 +101,7 @@ report::Table rows_table(const DiagnosisView& view) {
 }  // namespace
 
 report::Report diagnose_report_page(const DiagnosisView& view, int top) {
-  const calibrate::Diagnosis& d = view.diagnosis;
+  const calibrate::diagnose::Diagnosis& d = view.diagnosis;
   report::Report page(fmt::format("railsim diagnose: {}", view.source));
   page.add_paragraph(fmt::format("{} measurements against {}; {} explanations evaluated.",
                                  d.measurements.size(), view.design, d.candidates));

@@ -4,7 +4,7 @@
 // printed as JSON (design.md §5: fields named after the tool's own columns, one object per
 // table) or as CSV (one line per table row). A table cut short is printed with
 // "truncated": true and a warning on stderr.
-#include "calibrate/tool_output.hpp"
+#include "calibrate/parse/tool_output.hpp"
 #include "sim/input_error.hpp"
 #include "tools/command.hpp"
 #include "tools/command_line.hpp"
@@ -23,7 +23,7 @@ namespace railsim::tools {
 namespace {
 
 namespace po = boost::program_options;
-namespace cal = calibrate;
+namespace parse = calibrate::parse;
 using Json = nlohmann::ordered_json;
 using CsvRow = std::vector<std::string>;
 
@@ -46,24 +46,25 @@ std::string csv_cell(const std::optional<T>& value) {
 
 // ---- JSON -----------------------------------------------------------------------------------
 
-Json to_json(const cal::PerftestOutput& output) {
+Json to_json(const parse::PerftestOutput& output) {
   Json runs = Json::array();
-  for (const cal::PerftestRun& run : output.runs) {
+  for (const parse::PerftestRun& run : output.runs) {
     Json settings = Json::object();
-    for (const cal::PerftestSetting& setting : run.settings) {
+    for (const parse::PerftestSetting& setting : run.settings) {
       settings[setting.name] = setting.value;
     }
     Json rows = Json::array();
-    for (const cal::PerftestBandwidthRow& row : run.bw_rows) {
-      rows.push_back({{"size_bytes", row.size_bytes},
-                      {"iterations", row.iterations},
-                      {"bw_peak", row.bw_peak},
-                      {"bw_average", row.bw_average},
-                      {"bw_peak_Gbps", cal::to_bandwidth(row.bw_peak, run.bw_unit).in_gbps()},
-                      {"bw_average_Gbps", cal::to_bandwidth(row.bw_average, run.bw_unit).in_gbps()},
-                      {"msg_rate_Mpps", row.msg_rate_Mpps}});
+    for (const parse::PerftestBandwidthRow& row : run.bw_rows) {
+      rows.push_back(
+          {{"size_bytes", row.size_bytes},
+           {"iterations", row.iterations},
+           {"bw_peak", row.bw_peak},
+           {"bw_average", row.bw_average},
+           {"bw_peak_Gbps", parse::to_bandwidth(row.bw_peak, run.bw_unit).in_gbps()},
+           {"bw_average_Gbps", parse::to_bandwidth(row.bw_average, run.bw_unit).in_gbps()},
+           {"msg_rate_Mpps", row.msg_rate_Mpps}});
     }
-    for (const cal::PerftestLatencyRow& row : run.lat_rows) {
+    for (const parse::PerftestLatencyRow& row : run.lat_rows) {
       rows.push_back({{"size_bytes", row.size_bytes},
                       {"iterations", row.iterations},
                       {"t_min_us", row.t_min_us},
@@ -75,8 +76,8 @@ Json to_json(const cal::PerftestOutput& output) {
                       {"p99_9_us", or_null(row.p99_9_us)}});
     }
     Json entry = {{"test", run.title},
-                  {"verb", cal::to_string(run.verb)},
-                  {"kind", cal::to_string(run.kind)},
+                  {"verb", parse::to_string(run.verb)},
+                  {"kind", parse::to_string(run.kind)},
                   {"bidirectional", run.bidirectional},
                   {"device", run.device},
                   {"qps", run.qps},
@@ -85,8 +86,8 @@ Json to_json(const cal::PerftestOutput& output) {
                   {"transport_type", run.transport_type},
                   {"connection_type", run.connection_type},
                   {"settings", settings}};
-    if (run.kind == cal::PerftestKind::kBandwidth) {
-      entry["bw_unit"] = cal::to_string(run.bw_unit);
+    if (run.kind == parse::PerftestKind::kBandwidth) {
+      entry["bw_unit"] = parse::to_string(run.bw_unit);
     }
     entry["truncated"] = run.truncated;
     entry["rows"] = rows;
@@ -95,22 +96,22 @@ Json to_json(const cal::PerftestOutput& output) {
   return {{"format", "perftest"}, {"runs", runs}};
 }
 
-Json to_json(const cal::NcclTestsResult& result) {
+Json to_json(const parse::NcclTestsResult& result) {
   return {{"time_us", result.time_us},
           {"algbw_GBps", result.algbw_GBps},
           {"busbw_GBps", result.busbw_GBps},
           {"wrong", or_null(result.wrong)}};
 }
 
-Json to_json(const cal::NcclTestsOutput& output) {
+Json to_json(const parse::NcclTestsOutput& output) {
   Json runs = Json::array();
-  for (const cal::NcclTestsRun& run : output.runs) {
+  for (const parse::NcclTestsRun& run : output.runs) {
     Json settings = Json::object();
     for (const auto& [name, value] : run.settings) {
       settings[name] = value;
     }
     Json devices = Json::array();
-    for (const cal::NcclTestsDevice& d : run.devices) {
+    for (const parse::NcclTestsDevice& d : run.devices) {
       devices.push_back({{"rank", d.rank},
                          {"group", d.group},
                          {"pid", d.pid},
@@ -120,7 +121,7 @@ Json to_json(const cal::NcclTestsOutput& output) {
                          {"model", d.model}});
     }
     Json rows = Json::array();
-    for (const cal::NcclTestsRow& row : run.rows) {
+    for (const parse::NcclTestsRow& row : run.rows) {
       Json entry = {{"size_bytes", row.size_bytes},
                     {"count", row.count},
                     {"type", row.type},
@@ -145,12 +146,12 @@ Json to_json(const cal::NcclTestsOutput& output) {
   return {{"format", "nccl-tests"}, {"runs", runs}};
 }
 
-Json to_json(const cal::NvidiaSmiTopo& topo) {
+Json to_json(const parse::NvidiaSmiTopo& topo) {
   Json rows = Json::array();
-  for (const cal::TopoRow& row : topo.rows) {
+  for (const parse::TopoRow& row : topo.rows) {
     Json links = Json::object();
     for (std::size_t i = 0; i < row.links.size(); ++i) {
-      links[topo.devices[i]] = cal::to_string(row.links[i]);
+      links[topo.devices[i]] = parse::to_string(row.links[i]);
     }
     Json affinity = Json::object();
     for (std::size_t i = 0; i < row.affinity.size(); ++i) {
@@ -175,9 +176,9 @@ Json to_json(const cal::NvidiaSmiTopo& topo) {
           {"nic_legend", nic_legend}};
 }
 
-Json to_json(const cal::Ibdev2netdevOutput& output) {
+Json to_json(const parse::Ibdev2netdevOutput& output) {
   Json ports = Json::array();
-  for (const cal::Ibdev2netdevPort& p : output.ports) {
+  for (const parse::Ibdev2netdevPort& p : output.ports) {
     Json entry = {{"device", p.device},
                   {"port", p.port},
                   {"netdev", p.netdev},
@@ -195,11 +196,11 @@ Json to_json(const cal::Ibdev2netdevOutput& output) {
   return {{"format", "ibdev2netdev"}, {"ports", ports}};
 }
 
-Json to_json(const cal::IbstatOutput& output) {
+Json to_json(const parse::IbstatOutput& output) {
   Json cas = Json::array();
-  for (const cal::IbstatCa& ca : output.cas) {
+  for (const parse::IbstatCa& ca : output.cas) {
     Json ports = Json::array();
-    for (const cal::IbstatPort& p : ca.ports) {
+    for (const parse::IbstatPort& p : ca.ports) {
       ports.push_back({{"port", p.number},
                        {"state", p.state},
                        {"physical_state", p.physical_state},
@@ -223,13 +224,13 @@ Json to_json(const cal::IbstatOutput& output) {
   return {{"format", "ibstat"}, {"cas", cas}};
 }
 
-Json to_json(const std::optional<cal::PcieLinkReading>& link) {
+Json to_json(const std::optional<parse::PcieLinkReading>& link) {
   return link ? Json{{"speed_GTps", link->speed_gts}, {"width", link->width}} : Json(nullptr);
 }
 
-Json to_json(const cal::LspciOutput& output) {
+Json to_json(const parse::LspciOutput& output) {
   Json functions = Json::array();
-  for (const cal::LspciFunction& f : output.functions) {
+  for (const parse::LspciFunction& f : output.functions) {
     functions.push_back({{"address", f.address},
                          {"class", f.class_name},
                          {"description", f.description},
@@ -247,24 +248,24 @@ struct Csv {
   std::vector<CsvRow> rows;
 };
 
-Csv to_csv(const cal::PerftestOutput& output) {
+Csv to_csv(const parse::PerftestOutput& output) {
   Csv csv{{"test", "kind", "device", "size_bytes", "iterations", "bw_unit", "bw_peak", "bw_average",
            "bw_peak_Gbps", "bw_average_Gbps", "msg_rate_Mpps", "t_min_us", "t_max_us",
            "t_typical_us", "t_avg_us", "t_stdev_us", "p99_us", "p99_9_us"},
           {}};
-  for (const cal::PerftestRun& run : output.runs) {
-    for (const cal::PerftestBandwidthRow& r : run.bw_rows) {
-      csv.rows.push_back({run.title, cal::to_string(run.kind), run.device,
-                          fmt::format("{}", r.size_bytes), fmt::format("{}", r.iterations),
-                          cal::to_string(run.bw_unit), fmt::format("{}", r.bw_peak),
-                          fmt::format("{}", r.bw_average),
-                          fmt::format("{}", cal::to_bandwidth(r.bw_peak, run.bw_unit).in_gbps()),
-                          fmt::format("{}", cal::to_bandwidth(r.bw_average, run.bw_unit).in_gbps()),
-                          fmt::format("{}", r.msg_rate_Mpps), "", "", "", "", "", "", ""});
-    }
-    for (const cal::PerftestLatencyRow& r : run.lat_rows) {
+  for (const parse::PerftestRun& run : output.runs) {
+    for (const parse::PerftestBandwidthRow& r : run.bw_rows) {
       csv.rows.push_back(
-          {run.title, cal::to_string(run.kind), run.device, fmt::format("{}", r.size_bytes),
+          {run.title, parse::to_string(run.kind), run.device, fmt::format("{}", r.size_bytes),
+           fmt::format("{}", r.iterations), parse::to_string(run.bw_unit),
+           fmt::format("{}", r.bw_peak), fmt::format("{}", r.bw_average),
+           fmt::format("{}", parse::to_bandwidth(r.bw_peak, run.bw_unit).in_gbps()),
+           fmt::format("{}", parse::to_bandwidth(r.bw_average, run.bw_unit).in_gbps()),
+           fmt::format("{}", r.msg_rate_Mpps), "", "", "", "", "", "", ""});
+    }
+    for (const parse::PerftestLatencyRow& r : run.lat_rows) {
+      csv.rows.push_back(
+          {run.title, parse::to_string(run.kind), run.device, fmt::format("{}", r.size_bytes),
            fmt::format("{}", r.iterations), "", "", "", "", "", "", fmt::format("{}", r.t_min_us),
            fmt::format("{}", r.t_max_us), fmt::format("{}", r.t_typical_us), csv_cell(r.t_avg_us),
            csv_cell(r.t_stdev_us), csv_cell(r.p99_us), csv_cell(r.p99_9_us)});
@@ -273,15 +274,15 @@ Csv to_csv(const cal::PerftestOutput& output) {
   return csv;
 }
 
-Csv to_csv(const cal::NcclTestsOutput& output) {
+Csv to_csv(const parse::NcclTestsOutput& output) {
   Csv csv{{"op", "ranks", "size_bytes", "count", "type", "redop", "root", "time_us", "algbw_GBps",
            "busbw_GBps", "wrong", "in_place_time_us", "in_place_algbw_GBps", "in_place_busbw_GBps",
            "in_place_wrong"},
           {}};
-  for (const cal::NcclTestsRun& run : output.runs) {
-    for (const cal::NcclTestsRow& r : run.rows) {
-      const cal::NcclTestsResult& o = r.out_of_place;
-      const cal::NcclTestsResult& i = r.in_place;
+  for (const parse::NcclTestsRun& run : output.runs) {
+    for (const parse::NcclTestsRow& r : run.rows) {
+      const parse::NcclTestsResult& o = r.out_of_place;
+      const parse::NcclTestsResult& i = r.in_place;
       csv.rows.push_back(
           {run.op, run.ranks() > 0 ? fmt::format("{}", run.ranks()) : "",
            fmt::format("{}", r.size_bytes), fmt::format("{}", r.count), r.type, r.redop,
@@ -293,15 +294,15 @@ Csv to_csv(const cal::NcclTestsOutput& output) {
   return csv;
 }
 
-Csv to_csv(const cal::NvidiaSmiTopo& topo) {
+Csv to_csv(const parse::NvidiaSmiTopo& topo) {
   Csv csv;
   csv.header.push_back("device");
   csv.header.insert(csv.header.end(), topo.devices.begin(), topo.devices.end());
   csv.header.insert(csv.header.end(), topo.affinity_columns.begin(), topo.affinity_columns.end());
-  for (const cal::TopoRow& row : topo.rows) {
+  for (const parse::TopoRow& row : topo.rows) {
     CsvRow line{row.device};
-    for (const cal::TopoLink& link : row.links) {
-      line.push_back(cal::to_string(link));
+    for (const parse::TopoLink& link : row.links) {
+      line.push_back(parse::to_string(link));
     }
     line.insert(line.end(), row.affinity.begin(), row.affinity.end());
     line.resize(csv.header.size());
@@ -310,24 +311,24 @@ Csv to_csv(const cal::NvidiaSmiTopo& topo) {
   return csv;
 }
 
-Csv to_csv(const cal::Ibdev2netdevOutput& output) {
+Csv to_csv(const parse::Ibdev2netdevOutput& output) {
   Csv csv{{"device", "port", "netdev", "netdev_state", "pci_address", "ca_type", "part", "firmware",
            "port_state"},
           {}};
-  for (const cal::Ibdev2netdevPort& p : output.ports) {
-    const cal::Ibdev2netdevDetails d = p.details.value_or(cal::Ibdev2netdevDetails{});
+  for (const parse::Ibdev2netdevPort& p : output.ports) {
+    const parse::Ibdev2netdevDetails d = p.details.value_or(parse::Ibdev2netdevDetails{});
     csv.rows.push_back({p.device, fmt::format("{}", p.port), p.netdev, p.netdev_up ? "Up" : "Down",
                         d.pci_address, d.ca_type, d.part, d.firmware, d.port_state});
   }
   return csv;
 }
 
-Csv to_csv(const cal::IbstatOutput& output) {
+Csv to_csv(const parse::IbstatOutput& output) {
   Csv csv{{"ca", "ca_type", "firmware", "port", "state", "physical_state", "rate_gbps",
            "link_layer", "base_lid", "sm_lid", "port_guid"},
           {}};
-  for (const cal::IbstatCa& ca : output.cas) {
-    for (const cal::IbstatPort& p : ca.ports) {
+  for (const parse::IbstatCa& ca : output.cas) {
+    for (const parse::IbstatPort& p : ca.ports) {
       csv.rows.push_back({ca.name, ca.ca_type, ca.firmware, fmt::format("{}", p.number), p.state,
                           p.physical_state, fmt::format("{}", p.rate_gbps), p.link_layer,
                           fmt::format("{}", p.base_lid), fmt::format("{}", p.sm_lid), p.port_guid});
@@ -336,17 +337,17 @@ Csv to_csv(const cal::IbstatOutput& output) {
   return csv;
 }
 
-Csv to_csv(const cal::LspciOutput& output) {
+Csv to_csv(const parse::LspciOutput& output) {
   Csv csv{{"address", "class", "description", "numa_node", "cap_speed_GTps", "cap_width",
            "speed_GTps", "width"},
           {}};
-  const auto speed = [](const std::optional<cal::PcieLinkReading>& link) {
+  const auto speed = [](const std::optional<parse::PcieLinkReading>& link) {
     return link ? fmt::format("{}", link->speed_gts) : std::string();
   };
-  const auto width = [](const std::optional<cal::PcieLinkReading>& link) {
+  const auto width = [](const std::optional<parse::PcieLinkReading>& link) {
     return link ? fmt::format("{}", link->width) : std::string();
   };
-  for (const cal::LspciFunction& f : output.functions) {
+  for (const parse::LspciFunction& f : output.functions) {
     csv.rows.push_back({f.address, f.class_name, f.description, csv_cell(f.numa_node),
                         speed(f.capable), width(f.capable), speed(f.trained), width(f.trained)});
   }
@@ -397,19 +398,19 @@ void warn_of_runs(const std::string& file, const std::vector<Run>& runs, const c
   }
 }
 
-void warn_if_truncated(const std::string& file, const cal::ToolOutput& output) {
+void warn_if_truncated(const std::string& file, const parse::ToolOutput& output) {
   std::visit(Overloaded{
-                 [&](const cal::PerftestOutput& o) {
+                 [&](const parse::PerftestOutput& o) {
                    warn_of_runs(file, o.runs,
                                 "the table of this test ends before its closing line; it may be "
                                 "incomplete");
                  },
-                 [&](const cal::NcclTestsOutput& o) {
+                 [&](const parse::NcclTestsOutput& o) {
                    warn_of_runs(file, o.runs,
                                 "the table of this run ends before '# Avg bus bandwidth'; it may "
                                 "be incomplete");
                  },
-                 [&](const cal::NvidiaSmiTopo& topo) {
+                 [&](const parse::NvidiaSmiTopo& topo) {
                    if (topo.truncated) {
                      warn_truncated(file, topo.rows.back().line,
                                     fmt::format("the matrix ends after {} of its {} rows",
@@ -445,16 +446,16 @@ int run_parse(const std::vector<std::string>& args, std::ostream& out) {
   if (format != "json" && format != "csv") {
     throw sim::InputError("--format: expected json or csv, got '" + format + "'");
   }
-  std::optional<cal::ToolFormat> tool;
+  std::optional<parse::ToolFormat> tool;
   if (!as.empty()) {
     try {
-      tool = cal::tool_format_named(as);
+      tool = parse::tool_format_named(as);
     } catch (const sim::InputError& error) {
       throw sim::InputError(std::string("--as: ") + error.what());
     }
   }
-  const cal::TextInput input = cal::TextInput::from_file(path);
-  const cal::ToolOutput output = cal::parse_tool_output(input, tool);
+  const parse::TextInput input = parse::TextInput::from_file(path);
+  const parse::ToolOutput output = parse::parse_tool_output(input, tool);
   if (format == "json") {
     out << std::visit([](const auto& o) { return to_json(o); }, output).dump(2) << "\n";
   } else {

@@ -22,14 +22,14 @@ std::optional<LoadedProfile> load_profile(const std::string& path) {
   if (path.empty()) {
     return std::nullopt;
   }
-  return LoadedProfile{path, calibrate::read_profile(path)};
+  return LoadedProfile{path, calibrate::fit::read_profile(path)};
 }
 
 void apply_profile(const LoadedProfile& loaded,
                    models::SystemSpec& system,
                    models::CollectiveCalibration& calibration) {
-  calibrate::CalibratedModel model{system, calibration};
-  calibrate::apply_profile(loaded.profile, model);
+  calibrate::fit::CalibratedModel model{system, calibration};
+  calibrate::fit::apply_profile(loaded.profile, model);
   system = model.system;
   calibration = model.collective;
 }
@@ -39,23 +39,23 @@ std::vector<double> one_sigma_band(const LoadedProfile& loaded,
                                    const models::CollectiveCalibration& calibration,
                                    const std::vector<double>& at_profile,
                                    const Prediction& predict) {
-  const std::vector<const calibrate::ProfileParameter*> fitted =
-      calibrate::fitted_parameters(loaded.profile);
+  const std::vector<const calibrate::fit::ProfileParameter*> fitted =
+      calibrate::fit::fitted_parameters(loaded.profile);
   const std::size_t rows = at_profile.size();
   std::vector<double> band(rows, 0.0);
   std::vector<std::vector<double>> slopes;  // [parameter][row]
-  for (const calibrate::ProfileParameter* q : fitted) {
+  for (const calibrate::fit::ProfileParameter* q : fitted) {
     if (!std::isfinite(q->sigma)) {
       band.assign(rows, std::numeric_limits<double>::infinity());
       return band;
     }
-    const calibrate::ModelParameter& p = *q->parameter;
+    const calibrate::fit::ModelParameter& p = *q->parameter;
     const double up = std::min(q->sigma, p.upper - q->value);
     const double down = std::min(q->sigma, q->value - p.lower);
     const double step = up >= down ? up : -down;
     std::vector<double> slope(rows, 0.0);
     if (step != 0.0) {
-      calibrate::CalibratedModel moved{system, calibration};
+      calibrate::fit::CalibratedModel moved{system, calibration};
       p.set(moved, q->value + step);
       const std::vector<double> figures = predict(moved.system, moved.collective);
       for (std::size_t r = 0; r < rows; ++r) {
@@ -82,11 +82,11 @@ void warn_outside_range(const LoadedProfile& loaded,
                         int nodes,
                         int gpus_per_node,
                         const std::vector<std::int64_t>& sizes) {
-  warn(loaded, calibrate::outside_range(loaded.profile, op, nodes, gpus_per_node, sizes));
+  warn(loaded, calibrate::fit::outside_range(loaded.profile, op, nodes, gpus_per_node, sizes));
 }
 
 void warn_outside_rdma_range(const LoadedProfile& loaded, const std::vector<std::int64_t>& sizes) {
-  warn(loaded, calibrate::outside_rdma_range(loaded.profile, sizes));
+  warn(loaded, calibrate::fit::outside_rdma_range(loaded.profile, sizes));
 }
 
 }  // namespace railsim::tools

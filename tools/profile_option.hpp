@@ -9,7 +9,7 @@
 // parameter's sigma is (the data could not pin it).
 #pragma once
 
-#include "calibrate/profile.hpp"
+#include "calibrate/fit/profile.hpp"
 #include "models/collective/collective_calibration.hpp"
 #include "models/system/system.hpp"
 
@@ -22,7 +22,7 @@ namespace railsim::tools {
 
 struct LoadedProfile {
   std::string path;
-  calibrate::Profile profile;
+  calibrate::fit::Profile profile;
 };
 
 // nullopt for an empty path; ScenarioError (file, JSON pointer) for a bad profile.

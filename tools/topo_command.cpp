@@ -5,12 +5,12 @@
 // the fabric's figures (FabricSummary) and, with --links, every link by the name faults use.
 // --format dot draws one node and the fabric for Graphviz.
 // `railsim topo --import-nvidia-smi DUMP [--ibdev2netdev FILE] [-o OUT.json]` infers a node from a
-// real dump (calibrate/topo_import.hpp) and writes it as a scenario file that --system reads:
+// real dump (calibrate/parse/topo_import.hpp) and writes it as a scenario file that --system reads:
 // to OUT.json, then the node's matrix on stdout to lay beside the dump; or the file on stdout.
-#include "calibrate/ibdev2netdev.hpp"
-#include "calibrate/nvidia_smi_topo.hpp"
-#include "calibrate/text_input.hpp"
-#include "calibrate/topo_import.hpp"
+#include "calibrate/parse/ibdev2netdev.hpp"
+#include "calibrate/parse/nvidia_smi_topo.hpp"
+#include "calibrate/parse/text_input.hpp"
+#include "calibrate/parse/topo_import.hpp"
 #include "models/hardware/node_presets.hpp"
 #include "models/hardware/topo_matrix.hpp"
 #include "models/scenario/json_reader.hpp"
@@ -50,7 +50,8 @@ namespace {
 namespace po = boost::program_options;
 
 void print_text(const models::NodeSpec& node, const models::TopoMatrix& m, std::ostream& out) {
-  fmt::print(out, "{}: {}\n\n{}", node.name, node.description, calibrate::nvidia_smi_topo_text(m));
+  fmt::print(out, "{}: {}\n\n{}", node.name, node.description,
+             calibrate::parse::nvidia_smi_topo_text(m));
 }
 
 nlohmann::ordered_json matrix_json(const models::NodeSpec& node, const models::TopoMatrix& m) {
@@ -302,14 +303,15 @@ int run_import(const std::string& dump,
                const std::string& ports_file,
                const std::string& output,
                std::ostream& out) {
-  const calibrate::TextInput input = calibrate::TextInput::from_file(dump);
-  const calibrate::NvidiaSmiTopo topo = calibrate::parse_nvidia_smi_topo(input);
-  std::optional<calibrate::Ibdev2netdevOutput> ports;
+  const calibrate::parse::TextInput input = calibrate::parse::TextInput::from_file(dump);
+  const calibrate::parse::NvidiaSmiTopo topo = calibrate::parse::parse_nvidia_smi_topo(input);
+  std::optional<calibrate::parse::Ibdev2netdevOutput> ports;
   if (!ports_file.empty()) {
-    ports = calibrate::parse_ibdev2netdev(calibrate::TextInput::from_file(ports_file));
+    ports =
+        calibrate::parse::parse_ibdev2netdev(calibrate::parse::TextInput::from_file(ports_file));
   }
-  const calibrate::TopoImport imported =
-      calibrate::import_nvidia_smi_topo(topo, input.name(), ports ? &*ports : nullptr);
+  const calibrate::parse::TopoImport imported =
+      calibrate::parse::import_nvidia_smi_topo(topo, input.name(), ports ? &*ports : nullptr);
   check_simulable(imported.node, dump);
   const std::string text = imported_system(imported.node, dump).dump(2) + "\n";
   // What --system will read: a failure here is a writer bug, reported before anything is written.

@@ -30,7 +30,7 @@ struct Straggler {
 };
 
 struct StepOptions {
-  CollectiveCalibration calibration;  // a profile's software costs (calibrate/profile.hpp)
+  CollectiveCalibration calibration;  // a profile's software costs (calibrate/fit/profile.hpp)
   std::vector<Straggler> stragglers;
   // When every collective runs on one stream (one communicator of one group), calls never
   // overlap, and on a network whose only other traffic is steady, a call identical to an

@@ -5,8 +5,8 @@
 
 namespace railsim::calibrate::test {
 
-TextInput fixture_text(const std::string& stem) {
-  return TextInput::from_file(std::string(RAILSIM_TEST_DATA_DIR) + "/" + stem + ".txt");
+parse::TextInput fixture_text(const std::string& stem) {
+  return parse::TextInput::from_file(std::string(RAILSIM_TEST_DATA_DIR) + "/" + stem + ".txt");
 }
 
 nlohmann::json fixture_json(const std::string& stem) {
@@ -20,7 +20,7 @@ nlohmann::json fixture_json(const std::string& stem) {
                                     const std::string& fragment) {
   try {
     parse();
-  } catch (const ParseError& error) {
+  } catch (const parse::ParseError& error) {
     const std::string what = error.what();
     const std::string place = line > 0 ? file + ":" + std::to_string(line) + ": " : file + ": ";
     if (error.file() != file || error.line() != line || what.rfind(place, 0) != 0 ||

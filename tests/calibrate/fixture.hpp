@@ -3,7 +3,7 @@
 // fails with a ParseError at a given line whose message matches a pattern.
 #pragma once
 
-#include "calibrate/text_input.hpp"
+#include "calibrate/parse/text_input.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -14,7 +14,7 @@
 namespace railsim::calibrate::test {
 
 // tests/data/<stem>.txt
-TextInput fixture_text(const std::string& stem);
+parse::TextInput fixture_text(const std::string& stem);
 
 // tests/data/<stem>.json: the rows and settings transcribed by hand from <stem>.txt.
 nlohmann::json fixture_json(const std::string& stem);

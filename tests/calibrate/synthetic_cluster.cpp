@@ -1,7 +1,7 @@
 // File: tests/calibrate/synthetic_cluster.cpp
 #include "tests/calibrate/synthetic_cluster.hpp"
 
-#include "calibrate/nvidia_smi_topo.hpp"
+#include "calibrate/parse/nvidia_smi_topo.hpp"
 #include "models/hardware/pcie.hpp"
 #include "models/hardware/topo_matrix.hpp"
 #include "sim/flow_network.hpp"
@@ -248,7 +248,7 @@ std::string write_cluster(const std::vector<SyntheticNode>& nodes) {
   const fs::path dir = scratch_dir();
   for (const SyntheticNode& node : nodes) {
     write_file(dir / "topo" / (node.name + ".txt"),
-               nvidia_smi_topo_text(models::topo_matrix(node.spec)));
+               parse::nvidia_smi_topo_text(models::topo_matrix(node.spec)));
     write_file(dir / "ibstat" / (node.name + ".txt"), ibstat_text(node));
     write_file(dir / "ibdev2netdev" / (node.name + ".txt"), ibdev2netdev_text(node));
     write_file(dir / "lspci" / (node.name + ".txt"), lspci_text(node));

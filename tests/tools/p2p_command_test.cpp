@@ -2,7 +2,7 @@
 // `railsim p2p` against real perftest logs (tests/data), with the presets' documented defaults:
 // ib_write_bw's 8 MiB average within 3% of the measured large-message average, NDR on dgx-h100
 // and HDR on dgx-a100; ib_write_lat's 2 B latency and its growth with size on dgx-a100.
-#include "calibrate/perftest.hpp"
+#include "calibrate/parse/perftest.hpp"
 #include "sim/input_error.hpp"
 #include "tools/command.hpp"
 
@@ -211,8 +211,8 @@ TEST(P2pCommand, WriteLatJsonRowsKeepLatUs) {
 TEST(P2pCommand, OutputParsesBackAsPerftest) {
   std::ostringstream out;
   ASSERT_EQ(run_p2p({"--system", "dgx-h100", "--from", "0:3", "--to", "1:3", "-s", "8M"}, out), 0);
-  const calibrate::PerftestOutput parsed =
-      calibrate::parse_perftest(calibrate::TextInput("p2p.txt", out.str()));
+  const calibrate::parse::PerftestOutput parsed =
+      calibrate::parse::parse_perftest(calibrate::parse::TextInput("p2p.txt", out.str()));
   ASSERT_EQ(parsed.runs.size(), 1U);
   EXPECT_EQ(parsed.runs[0].device, "mlx5_5");  // GPU3's NIC on a DGX H100
   ASSERT_EQ(parsed.runs[0].bw_rows.size(), 1U);

@@ -3,7 +3,7 @@
 // predictions linear in the fitted parameters, with g worked out by hand.
 #include "tools/profile_option.hpp"
 
-#include "calibrate/model_parameters.hpp"
+#include "calibrate/fit/model_parameters.hpp"
 #include "models/hardware/node_presets.hpp"
 
 #include <gtest/gtest.h>
@@ -14,9 +14,9 @@
 namespace railsim::tools {
 namespace {
 
-calibrate::ProfileParameter fitted(const char* name, double value, double sigma) {
-  return {calibrate::find_model_parameter(name), value, sigma, value,
-          calibrate::VariableStatus::kFitted};
+calibrate::fit::ProfileParameter fitted(const char* name, double value, double sigma) {
+  return {calibrate::fit::find_model_parameter(name), value, sigma, value,
+          calibrate::fit::VariableStatus::kFitted};
 }
 
 struct Bench {

@@ -4,8 +4,8 @@
 // by hand (algbw = size / time; busbw = algbw x 2(n-1)/n for AllReduce, x (n-1)/n otherwise).
 #include "tools/probes/nccl_report.hpp"
 
-#include "calibrate/nccl_tests.hpp"
-#include "calibrate/text_input.hpp"
+#include "calibrate/parse/nccl_tests.hpp"
+#include "calibrate/parse/text_input.hpp"
 #include "tools/probes/nccl_options.hpp"
 
 #include <gtest/gtest.h>
@@ -31,11 +31,12 @@ NcclRunInfo run_info(NcclOp op, DataType type, int nranks) {
   return info;
 }
 
-calibrate::NcclTestsRun print_and_parse(const NcclRunInfo& info, const std::vector<NcclRow>& rows) {
+calibrate::parse::NcclTestsRun print_and_parse(const NcclRunInfo& info,
+                                               const std::vector<NcclRow>& rows) {
   std::ostringstream out;
   print_nccl_tests(out, info, rows);
-  const calibrate::NcclTestsOutput parsed =
-      calibrate::parse_nccl_tests(calibrate::TextInput("probe.txt", out.str()));
+  const calibrate::parse::NcclTestsOutput parsed =
+      calibrate::parse::parse_nccl_tests(calibrate::parse::TextInput("probe.txt", out.str()));
   EXPECT_EQ(parsed.runs.size(), 1U) << out.str();
   return parsed.runs.at(0);
 }
@@ -46,7 +47,7 @@ TEST(NcclReport, AllReduceOfEightRanksRoundTrips) {
   // place) and 4750.03 in place; the second row's #wrong a fabricated 3.
   const std::vector<NcclRow> rows = {{1048576, 262144, {52.43, 0}, {52.91, 0}},
                                      {1073741824, 268435456, {4741.9, 0}, {4750.03, 3}}};
-  const calibrate::NcclTestsRun run = print_and_parse(info, rows);
+  const calibrate::parse::NcclTestsRun run = print_and_parse(info, rows);
   EXPECT_EQ(run.program, "all_reduce_perf");
   EXPECT_EQ(run.op, "all_reduce");
   EXPECT_EQ(run.ranks(), 8);
@@ -59,7 +60,7 @@ TEST(NcclReport, AllReduceOfEightRanksRoundTrips) {
   ASSERT_EQ(run.rows.size(), 2U);
 
   // Row 1 by hand: algbw = 1048576 B / 52.43 us = 20.0 GB/s (20.000), busbw x 14/8 = 35.00.
-  const calibrate::NcclTestsRow& small = run.rows[0];
+  const calibrate::parse::NcclTestsRow& small = run.rows[0];
   EXPECT_EQ(small.size_bytes, 1048576);
   EXPECT_EQ(small.count, 262144);
   EXPECT_EQ(small.type, "float");
@@ -70,7 +71,7 @@ TEST(NcclReport, AllReduceOfEightRanksRoundTrips) {
   EXPECT_DOUBLE_EQ(small.out_of_place.busbw_GBps, 35.00);
   EXPECT_EQ(small.out_of_place.wrong, 0);
   // Row 2: 1073741824 / 4741.9 us = 226.436 GB/s -> 226.44; x 1.75 = 396.26.
-  const calibrate::NcclTestsRow& large = run.rows[1];
+  const calibrate::parse::NcclTestsRow& large = run.rows[1];
   EXPECT_DOUBLE_EQ(large.out_of_place.time_us, 4741.90);
   EXPECT_DOUBLE_EQ(large.out_of_place.algbw_GBps, 226.44);
   EXPECT_DOUBLE_EQ(large.out_of_place.busbw_GBps, 396.26);
@@ -97,8 +98,8 @@ TEST(NcclReport, AllGatherSizeIsTheTotalAndCountPerRank) {
   EXPECT_EQ(shapes[0].count, 419430);
   const std::vector<NcclRow> rows = {
       {shapes[0].size_bytes, shapes[0].count, {721.94, 0}, {687.61, 0}}};
-  const calibrate::NcclTestsRun run = print_and_parse(info, rows);
-  const calibrate::NcclTestsRow& row = run.rows.at(0);
+  const calibrate::parse::NcclTestsRun run = print_and_parse(info, rows);
+  const calibrate::parse::NcclTestsRow& row = run.rows.at(0);
   EXPECT_EQ(run.op, "all_gather");
   EXPECT_EQ(row.redop, "none");
   EXPECT_EQ(row.type, "double");
@@ -119,8 +120,8 @@ TEST(NcclReport, ReduceScatterUsesTheSameConventionAndNaWhenUnchecked) {
   EXPECT_EQ(shapes[0].count, 131072);
   const std::vector<NcclRow> rows = {
       {1048576, 131072, {100.0, std::nullopt}, {123456.0, std::nullopt}}};
-  const calibrate::NcclTestsRun run = print_and_parse(info, rows);
-  const calibrate::NcclTestsRow& row = run.rows.at(0);
+  const calibrate::parse::NcclTestsRun run = print_and_parse(info, rows);
+  const calibrate::parse::NcclTestsRow& row = run.rows.at(0);
   EXPECT_EQ(row.type, "bfloat16");
   EXPECT_EQ(row.redop, "sum");
   EXPECT_FALSE(row.out_of_place.wrong.has_value());
@@ -134,7 +135,8 @@ TEST(NcclReport, ReduceScatterUsesTheSameConventionAndNaWhenUnchecked) {
 
 TEST(NcclReport, SettingsLineCarriesTheSweep) {
   const NcclRunInfo info = run_info(NcclOp::kAllReduce, DataType::kHalf, 2);
-  const calibrate::NcclTestsRun run = print_and_parse(info, {{1024, 512, {10.0, 0}, {10.0, 0}}});
+  const calibrate::parse::NcclTestsRun run =
+      print_and_parse(info, {{1024, 512, {10.0, 0}, {10.0, 0}}});
   const auto value = [&](const std::string& name) {
     for (const auto& [key, v] : run.settings) {
       if (key == name) {

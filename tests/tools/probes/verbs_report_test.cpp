@@ -4,8 +4,8 @@
 // six for the message rate), and the JSON holds every row in the documented fields.
 #include "tools/probes/verbs_report.hpp"
 
-#include "calibrate/perftest.hpp"
-#include "calibrate/text_input.hpp"
+#include "calibrate/parse/perftest.hpp"
+#include "calibrate/parse/text_input.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -38,49 +38,49 @@ VerbsReport sample_report() {
   return report;
 }
 
-calibrate::PerftestOutput parse(const std::string& text) {
-  return calibrate::parse_perftest(calibrate::TextInput("probe.txt", text));
+calibrate::parse::PerftestOutput parse(const std::string& text) {
+  return calibrate::parse::parse_perftest(calibrate::parse::TextInput("probe.txt", text));
 }
 
 TEST(VerbsReport, PerftestLayoutRoundTripsThroughTheParser) {
   const VerbsReport report = sample_report();
   std::ostringstream out;
   print_perftest(out, report, false);
-  const calibrate::PerftestOutput parsed = parse(out.str());
+  const calibrate::parse::PerftestOutput parsed = parse(out.str());
   ASSERT_EQ(parsed.runs.size(), 2U);
 
-  const calibrate::PerftestRun& bw = parsed.runs[0];
+  const calibrate::parse::PerftestRun& bw = parsed.runs[0];
   EXPECT_EQ(bw.title, "RDMA_Write BW Test");
-  EXPECT_EQ(bw.verb, calibrate::PerftestVerb::kWrite);
-  EXPECT_EQ(bw.kind, calibrate::PerftestKind::kBandwidth);
+  EXPECT_EQ(bw.verb, calibrate::parse::PerftestVerb::kWrite);
+  EXPECT_EQ(bw.kind, calibrate::parse::PerftestKind::kBandwidth);
   EXPECT_EQ(bw.device, "mlx5_0");
   EXPECT_EQ(bw.qps, 1);
   EXPECT_EQ(bw.mtu_bytes, 4096);
   EXPECT_EQ(bw.link_type, "IB");
   EXPECT_EQ(bw.connection_type, "RC");
-  EXPECT_EQ(bw.bw_unit, calibrate::PerftestRateUnit::kMBPerSec);
+  EXPECT_EQ(bw.bw_unit, calibrate::parse::PerftestRateUnit::kMBPerSec);
   EXPECT_FALSE(bw.truncated);
   ASSERT_EQ(bw.bw_rows.size(), report.write_bw.size());
   for (std::size_t i = 0; i < bw.bw_rows.size(); ++i) {
     const BandwidthStats& want = report.write_bw[i];
-    const calibrate::PerftestBandwidthRow& got = bw.bw_rows[i];
+    const calibrate::parse::PerftestBandwidthRow& got = bw.bw_rows[i];
     EXPECT_EQ(got.size_bytes, want.size_bytes);
     EXPECT_EQ(got.iterations, want.iterations);
     EXPECT_NEAR(got.bw_peak, want.bw_peak_Bps / kMiB, 0.005);
     EXPECT_NEAR(got.bw_average, want.bw_average_Bps / kMiB, 0.005);
     EXPECT_NEAR(got.msg_rate_Mpps, want.msg_rate_Mpps, 5e-7);
     // And through the parser's own unit conversion back to bytes per second.
-    EXPECT_NEAR(calibrate::to_bandwidth(got.bw_average, bw.bw_unit).bytes_per_s,
+    EXPECT_NEAR(calibrate::parse::to_bandwidth(got.bw_average, bw.bw_unit).bytes_per_s,
                 want.bw_average_Bps, 0.005 * kMiB);
   }
 
-  const calibrate::PerftestRun& lat = parsed.runs[1];
+  const calibrate::parse::PerftestRun& lat = parsed.runs[1];
   EXPECT_EQ(lat.title, "RDMA_Write Latency Test");
-  EXPECT_EQ(lat.kind, calibrate::PerftestKind::kLatency);
+  EXPECT_EQ(lat.kind, calibrate::parse::PerftestKind::kLatency);
   ASSERT_EQ(lat.lat_rows.size(), report.write_lat.size());
   for (std::size_t i = 0; i < lat.lat_rows.size(); ++i) {
     const LatencyStats& want = report.write_lat[i].stats;
-    const calibrate::PerftestLatencyRow& got = lat.lat_rows[i];
+    const calibrate::parse::PerftestLatencyRow& got = lat.lat_rows[i];
     EXPECT_EQ(got.size_bytes, report.write_lat[i].size_bytes);
     EXPECT_EQ(got.iterations, want.iterations);
     EXPECT_NEAR(got.t_min_us, want.t_min_us, 0.005);
@@ -98,9 +98,9 @@ TEST(VerbsReport, ReportGbitsPrintsGigabitsPerSecond) {
   const VerbsReport report = sample_report();
   std::ostringstream out;
   print_perftest(out, report, true);
-  const calibrate::PerftestOutput parsed = parse(out.str());
-  const calibrate::PerftestRun& bw = parsed.runs.at(0);
-  EXPECT_EQ(bw.bw_unit, calibrate::PerftestRateUnit::kGbPerSec);
+  const calibrate::parse::PerftestOutput parsed = parse(out.str());
+  const calibrate::parse::PerftestRun& bw = parsed.runs.at(0);
+  EXPECT_EQ(bw.bw_unit, calibrate::parse::PerftestRateUnit::kGbPerSec);
   // 1.2e9 B/s = 9.6 Gb/s; 1.234567e9 B/s = 9.876536 -> 9.88.
   EXPECT_NEAR(bw.bw_rows.at(1).bw_average, 9.60, 1e-9);
   EXPECT_NEAR(bw.bw_rows.at(1).bw_peak, 9.88, 1e-9);
@@ -114,7 +114,7 @@ TEST(VerbsReport, RoceRunPrintsItsGidAndStillParses) {
   std::ostringstream out;
   print_perftest(out, report, false);
   EXPECT_NE(out.str().find(" GID: fe00:0000"), std::string::npos);
-  const calibrate::PerftestOutput parsed = parse(out.str());
+  const calibrate::parse::PerftestOutput parsed = parse(out.str());
   EXPECT_EQ(parsed.runs.at(0).link_type, "Ethernet");
 }
 
@@ -123,9 +123,9 @@ TEST(VerbsReport, OnlyTheMeasuredTestsArePrinted) {
   report.write_bw.clear();
   std::ostringstream out;
   print_perftest(out, report, false);
-  const calibrate::PerftestOutput parsed = parse(out.str());
+  const calibrate::parse::PerftestOutput parsed = parse(out.str());
   ASSERT_EQ(parsed.runs.size(), 1U);
-  EXPECT_EQ(parsed.runs[0].kind, calibrate::PerftestKind::kLatency);
+  EXPECT_EQ(parsed.runs[0].kind, calibrate::parse::PerftestKind::kLatency);
   EXPECT_EQ(nlohmann::json::parse(verbs_json(report)).count("write_bw"), 0U);
 }
 

@@ -1,0 +1,66 @@
+// File: calibrate/diagnose/explanation.hpp
+// One explanation of a cluster's measurements: a set of element faults (models/fault) put into
+// the design, the measurements they can change predicted again, and the fit, the sum of squared
+// log errors over all of them. A fault changes only the measurements that run through it: an
+// RDMA pair through its own NIC's elements, a collective through those of its nodes, either
+// through the switch cables its traffic crosses in the design.
+#pragma once
+
+#include "calibrate/fit/measurements.hpp"
+#include "calibrate/fit/model_parameters.hpp"
+#include "models/fault/element_fault.hpp"
+
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace railsim::calibrate::diagnose {
+
+// The SSE of an explanation the measurements rule out, or that leaves one of them no way to run.
+inline constexpr double kImpossible = std::numeric_limits<double>::infinity();
+
+// The golden-section search's iterations (fit_scale): it evaluates two points, then one per
+// iteration.
+inline constexpr int kFitIterations = 16;
+
+struct Explanation {
+  std::vector<models::ElementFault> faults;  // none: the design as it is
+  std::vector<double> predicted;             // per measurement, in its unit
+  double sse = 0.0;                          // sum of squared ln(measured / predicted)
+  double criterion = 0.0;                    // n ln(SSE / n) + 2k ln p
+  // Explanations of one group predict every measurement within 1% of each other, so the
+  // measurements cannot tell them apart (a cable at half rate and its NIC's PCIe link trained
+  // down to the same rate); groups are numbered from 0, the best.
+  int group = 0;
+};
+
+// What every explanation of one diagnosis is measured against.
+struct ExplanationContext {
+  const fit::CalibratedModel& model;
+  const std::vector<fit::Measurement>& measurements;
+  const std::vector<double>& healthy;                    // the design's prediction of each
+  const std::vector<std::vector<std::string>>& crossed;  // per measurement, as predict gives
+};
+
+// The faults' predictions and SSE (criterion and group left to the ranking); SSE kImpossible
+// when a measurement contradicts them (an RDMA pair measured over a NIC that is down) or cannot
+// run with them.
+Explanation explain(const ExplanationContext& context, std::vector<models::ElementFault> faults);
+
+// Whether faults of the kind are a rate (a port, PCIe link or switch cable at a scale), whose
+// scale the diagnosis fits.
+bool is_rate(models::FaultKind kind);
+
+// The interval around grid scale `scale` of `scales` that the fit searches: to the neighbouring
+// grid scales, or to the bounds of what counts as a fault.
+std::pair<double, double> fit_bracket(const std::vector<double>& scales, double scale);
+
+// The single rate fault at the scale in [lo, hi] that minimises its SSE (golden-section search,
+// kFitIterations).
+Explanation fit_scale(const ExplanationContext& context,
+                      models::ElementFault fault,
+                      double lo,
+                      double hi);
+
+}  // namespace railsim::calibrate::diagnose

@@ -1,0 +1,58 @@
+// File: calibrate/diagnose/fault_diagnosis.hpp
+// railsim diagnose: which faults make the model reproduce a cluster's measurements. Every
+// candidate fault (fault_space.hpp) is put into the design in turn, each measurement it can
+// change is predicted again (explanation.hpp), and the candidates are ranked by how well the
+// predictions match what was measured. A fault changes only the few measurements that run
+// through it, so the sweep costs the faults times those, not the faults times all measurements.
+//
+// A rate fault is swept over a grid of scales, then the best candidates' scales are fitted
+// (golden-section search), and pairs of them are tried together. The fit of each explanation is
+// its sum of squared log errors SSE over the n measurements; explanations of k faults are ranked
+// by n ln(SSE / n) + 2k ln p, p the number of candidate faults (at least e, so never below
+// Akaike's 2k): Foster and George's risk inflation criterion. With hundreds of candidates, the
+// best of them fits some measurement's noise by chance (a cable that only one collective crosses
+// can be scaled to match that run's 1% exactly); a fault must beat what the best of p pure-noise
+// candidates would gain, about 2 ln p, to count. So a second fault must pay for itself, and the
+// design without any fault is a candidate like the others. Explanations the measurements cannot
+// tell apart are grouped, and the group is what a diagnosis names.
+#pragma once
+
+#include "calibrate/diagnose/explanation.hpp"
+#include "calibrate/fit/measurements.hpp"
+#include "calibrate/fit/model_parameters.hpp"
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace railsim::calibrate::diagnose {
+
+// Runs work(i) for every i in [0, count), in any order and on any threads; each i writes only
+// its own results. Empty: one after another.
+using IndexLoop =
+    std::function<void(std::size_t count, const std::function<void(std::size_t)>& work)>;
+
+struct DiagnosisOptions {
+  // The rate scales every port, PCIe and cable candidate is tried at before the best are fitted.
+  std::vector<double> scales = {0.75, 0.5, 0.25};
+  int fitted = 6;      // the single faults whose scales are fitted, and paired with each other
+  IndexLoop for_each;  // how the model runs are spread (railsim diagnose: its parallel loop)
+};
+
+struct Diagnosis {
+  std::vector<fit::Measurement> measurements;  // those the model could run
+  std::vector<std::string> notes;              // those it could not, and why
+  std::vector<double> design;                  // the design's prediction of each measurement
+  int candidates = 0;                          // explanations evaluated
+  std::vector<Explanation> ranked;             // best first, one per fault set
+};
+
+// `model.system.nodes` is the cluster's node count; the measurements are placed on it
+// (calibrate/fit/cluster_measurements.hpp). Throws sim::InputError when no measurement can be
+// predicted. The result is the same whatever options.for_each's order and threads.
+Diagnosis diagnose(const fit::CalibratedModel& model,
+                   const fit::MeasurementSet& measurements,
+                   const DiagnosisOptions& options = {});
+
+}  // namespace railsim::calibrate::diagnose

@@ -1,0 +1,122 @@
+// File: calibrate/fit/calibration.cpp
+#include "calibrate/fit/calibration.hpp"
+
+#include "sim/input_error.hpp"
+
+#include <algorithm>
+
+namespace railsim::calibrate::fit {
+namespace {
+
+void apply(CalibratedModel& model,
+           const std::vector<const ModelParameter*>& parameters,
+           const std::vector<double>& values) {
+  for (std::size_t j = 0; j < parameters.size(); ++j) {
+    parameters[j]->set(model, values[j]);
+  }
+}
+
+double predict_row(const CalibratedModel& model, const Measurement& m) {
+  try {
+    return predict(model, m);
+  } catch (const sim::InputError& e) {
+    throw sim::InputError(m.source + ": " + e.what());
+  }
+}
+
+void add_once(std::vector<const ModelParameter*>& list, std::string_view name) {
+  const ModelParameter* p = find_model_parameter(name);
+  if (std::find(list.begin(), list.end(), p) == list.end()) {
+    list.push_back(p);
+  }
+}
+
+}  // namespace
+
+std::vector<const ModelParameter*> default_parameters(const MeasurementSet& set) {
+  std::vector<const ModelParameter*> list;
+  for (const Measurement& m : set.rows) {
+    switch (m.kind) {
+      case MeasurementKind::kRdmaBandwidth:
+        for (const char* name : {"nic_efficiency", "pcie_efficiency", "nic_message_rate_Mps"}) {
+          add_once(list, name);
+        }
+        break;
+      case MeasurementKind::kRdmaLatency:
+        add_once(list, "nic_processing_latency_us");
+        add_once(list, "nic_dma_read_latency_us");
+        break;
+      case MeasurementKind::kCollectiveTime:
+        for (const char* name :
+             {"nvlink_efficiency", "pcie_efficiency", "nic_efficiency", "nvls_efficiency",
+              "collective_base_latency_us", "simple_step_latency_us", "ll128_step_latency_us",
+              "ll_step_latency_us"}) {
+          add_once(list, name);
+        }
+        break;
+    }
+  }
+  // In the table's order, whatever order the rows came in.
+  std::vector<const ModelParameter*> ordered;
+  for (const ModelParameter& p : model_parameters()) {
+    if (std::find(list.begin(), list.end(), &p) != list.end()) {
+      ordered.push_back(&p);
+    }
+  }
+  return ordered;
+}
+
+std::vector<RowCheck> check_rows(const CalibratedModel& model, const MeasurementSet& set) {
+  std::vector<RowCheck> rows;
+  rows.reserve(set.rows.size());
+  for (const Measurement& m : set.rows) {
+    const double predicted = predict_row(model, m);
+    rows.push_back({m, predicted, predicted / m.measured - 1.0});
+  }
+  return rows;
+}
+
+Calibration calibrate(const CalibratedModel& start,
+                      const MeasurementSet& set,
+                      const std::vector<const ModelParameter*>& parameters) {
+  if (set.rows.empty()) {
+    throw sim::InputError("no measurement the model can predict: nothing to calibrate on");
+  }
+  // Fails here, naming the row, if the model cannot run one of them.
+  (void)check_rows(start, set);
+
+  std::vector<FitVariable> variables;
+  variables.reserve(parameters.size());
+  for (const ModelParameter* p : parameters) {
+    const double initial = std::clamp(p->get(start), p->lower, p->upper);
+    variables.push_back({std::string(p->name), initial, p->lower, p->upper, p->scale, p->linear});
+  }
+  const ResidualFunction residuals = [&](const std::vector<double>& values) {
+    CalibratedModel model = start;
+    apply(model, parameters, values);
+    std::vector<double> r;
+    r.reserve(set.rows.size());
+    for (const Measurement& m : set.rows) {
+      r.push_back(predict(model, m) / m.measured - 1.0);
+    }
+    return r;
+  };
+  const FitResult fit = fit_least_squares(variables, residuals);
+
+  Calibration result;
+  result.model = start;
+  apply(result.model, parameters, fit.values);
+  for (std::size_t j = 0; j < parameters.size(); ++j) {
+    result.parameters.push_back({parameters[j], variables[j].initial, fit.values[j],
+                                 fit.standard_errors[j], fit.status[j]});
+  }
+  result.covariance = fit.covariance;
+  result.linear = fit.linear;
+  result.converged = fit.converged;
+  result.message = fit.message;
+  result.evaluations = fit.evaluations;
+  result.rows = check_rows(result.model, set);
+  return result;
+}
+
+}  // namespace railsim::calibrate::fit

@@ -1,0 +1,55 @@
+// File: calibrate/fit/calibration.hpp
+// Calibration: the named model parameters (model_parameters.hpp) fitted to measurements
+// (measurements.hpp) by least squares on the relative error of each row, predicted / measured
+// - 1, so a 1 us latency and a 16 GiB AllReduce weigh alike. The result holds the values with
+// their uncertainty and each row's measured and predicted figure.
+#pragma once
+
+#include "calibrate/fit/least_squares.hpp"
+#include "calibrate/fit/measurements.hpp"
+#include "calibrate/fit/model_parameters.hpp"
+
+#include <vector>
+
+namespace railsim::calibrate::fit {
+
+struct FittedParameter {
+  const ModelParameter* parameter = nullptr;
+  double initial = 0.0;  // the model's value before the fit
+  double value = 0.0;
+  double sigma = 0.0;  // 1 standard error (kFitted only)
+  VariableStatus status = VariableStatus::kNotInformed;
+};
+
+struct RowCheck {
+  Measurement measurement;
+  double predicted = 0.0;
+  double error = 0.0;  // predicted / measured - 1
+};
+
+struct Calibration {
+  CalibratedModel model;  // the start with the fitted values applied
+  std::vector<FittedParameter> parameters;
+  std::vector<std::vector<double>> covariance;  // between `parameters`, in their units
+  bool linear = false;
+  bool converged = false;
+  std::string message;
+  int evaluations = 0;
+  std::vector<RowCheck> rows;
+};
+
+// The parameters the measurements' kinds can inform: NIC and PCIe rates and the message rate
+// for RDMA streams, the NIC's processing and DMA-read latencies for ping-pongs, NVLink, PCIe, NIC
+// and NVLS rates and the collectives' latencies for nccl-tests rows.
+std::vector<const ModelParameter*> default_parameters(const MeasurementSet& set);
+
+// Throws sim::InputError (naming the row) when the model cannot run a measurement, and when the
+// set is empty.
+Calibration calibrate(const CalibratedModel& start,
+                      const MeasurementSet& set,
+                      const std::vector<const ModelParameter*>& parameters);
+
+// Each row's prediction under `model`, without fitting (for `calibrate --check`).
+std::vector<RowCheck> check_rows(const CalibratedModel& model, const MeasurementSet& set);
+
+}  // namespace railsim::calibrate::fit

@@ -1,0 +1,250 @@
+// File: tests/calibrate/fit/calibration_test.cpp
+// Calibration end to end: parameters recovered from data the model made with known values, a
+// profile that survives its own JSON, and the held-out validation of docs/validation.md on real
+// nccl-tests logs: fitted on some node counts of a hardware family, judged on the others.
+#include "calibrate/fit/calibration.hpp"
+
+#include "calibrate/fit/measurements.hpp"
+#include "calibrate/fit/profile.hpp"
+#include "calibrate/parse/nccl_tests.hpp"
+#include "calibrate/parse/perftest.hpp"
+#include "calibrate/parse/text_input.hpp"
+#include "models/hardware/node_presets.hpp"
+#include "models/scenario/scenario_error.hpp"
+#include "sim/median.hpp"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace railsim::calibrate::fit {
+
+using parse::TextInput;
+
+namespace {
+
+CalibratedModel preset_model(const char* preset) {
+  CalibratedModel model;
+  model.system.node = models::node_preset(preset);
+  model.system.nodes = 2;
+  return model;
+}
+
+Measurement rdma(MeasurementKind kind, std::int64_t size) {
+  Measurement m;
+  m.kind = kind;
+  m.source = fmt::format("synthetic:{}", size);
+  m.size_bytes = size;
+  m.iterations = 1000;
+  return m;
+}
+
+// Rows the model itself predicts under `truth`: a fit from the defaults must find `truth` again.
+MeasurementSet made_by(const CalibratedModel& truth, std::vector<Measurement> rows) {
+  MeasurementSet set;
+  for (Measurement& m : rows) {
+    m.measured = predict(truth, m);
+    set.rows.push_back(m);
+  }
+  return set;
+}
+
+TEST(Calibration, LatencyRowsRecoverBothNicLatenciesByLinearLeastSquares) {
+  // Sizes 2 B to 32 KiB: the first four fit inline (220 B), the others pay the DMA read too,
+  // so the rows separate the two latencies.
+  CalibratedModel truth = preset_model("dgx-h100");
+  find_model_parameter("nic_processing_latency_us")->set(truth, 1.5);
+  find_model_parameter("nic_dma_read_latency_us")->set(truth, 0.4);
+  std::vector<Measurement> rows;
+  for (std::int64_t s = 2; s <= 32768; s *= 4) {
+    rows.push_back(rdma(MeasurementKind::kRdmaLatency, s));
+  }
+  const MeasurementSet set = made_by(truth, rows);
+  const Calibration c = calibrate(preset_model("dgx-h100"), set, default_parameters(set));
+  ASSERT_EQ(c.parameters.size(), 2U);
+  EXPECT_EQ(c.parameters[0].parameter->name, "nic_processing_latency_us");
+  EXPECT_EQ(c.parameters[1].parameter->name, "nic_dma_read_latency_us");
+  EXPECT_TRUE(c.linear);
+  EXPECT_TRUE(c.converged) << c.message;
+  EXPECT_DOUBLE_EQ(c.parameters[0].initial, 0.632);  // the defaults (node_spec.hpp)
+  EXPECT_DOUBLE_EQ(c.parameters[1].initial, 0.91);
+  // Times are whole picoseconds, so the recovered values are within a picosecond or so.
+  EXPECT_NEAR(c.parameters[0].value, 1.5, 2e-6);
+  EXPECT_NEAR(c.parameters[1].value, 0.4, 4e-6);
+  for (const RowCheck& r : c.rows) {
+    EXPECT_NEAR(r.error, 0.0, 1e-6) << r.measurement.source;
+  }
+}
+
+TEST(Calibration, StreamRowsRecoverMessageRateAndNicEfficiencyByLevenbergMarquardt) {
+  // The NIC port is the bottleneck once its efficiency drops below PCIe's share (49.15 of
+  // 49.3 GB/s on dgx-h100), so 0.9 makes it the one large messages see.
+  CalibratedModel truth = preset_model("dgx-h100");
+  find_model_parameter("nic_message_rate_Mps")->set(truth, 4.0);
+  find_model_parameter("nic_efficiency")->set(truth, 0.9);
+  std::vector<Measurement> rows;
+  for (std::int64_t s = 64; s <= (std::int64_t{8} << 20); s *= 2) {
+    rows.push_back(rdma(MeasurementKind::kRdmaBandwidth, s));
+  }
+  const MeasurementSet set = made_by(truth, rows);
+  CalibratedModel start = preset_model("dgx-h100");
+  find_model_parameter("nic_efficiency")->set(start, 0.8);  // bound by the NIC from the start
+  const Calibration c = calibrate(
+      start, set,
+      {find_model_parameter("nic_efficiency"), find_model_parameter("nic_message_rate_Mps")});
+  ASSERT_TRUE(c.converged) << c.message;
+  EXPECT_FALSE(c.linear);
+  EXPECT_NEAR(c.parameters[0].value, 0.9, 1e-4);
+  EXPECT_NEAR(c.parameters[1].value, 4.0, 1e-3);
+}
+
+TEST(Calibration, ProfileSurvivesItsJsonAndAppliesOnlyWhatWasFitted) {
+  CalibratedModel truth = preset_model("dgx-h100");
+  find_model_parameter("nic_processing_latency_us")->set(truth, 1.1);
+  std::vector<Measurement> rows;
+  for (std::int64_t s = 2; s <= 4096; s *= 8) {
+    rows.push_back(rdma(MeasurementKind::kRdmaLatency, s));
+  }
+  const MeasurementSet set = made_by(truth, rows);
+  const Calibration c = calibrate(preset_model("dgx-h100"), set,
+                                  {find_model_parameter("nic_processing_latency_us"),
+                                   find_model_parameter("nvlink_efficiency")});
+  const Profile made = make_profile(c, "dgx-h100", {{"a.txt", "perftest", content_hash("abc")}});
+  // FNV-1a 64 of "abc", from the algorithm's published test vectors.
+  EXPECT_EQ(made.inputs[0].hash, "e71fa2190541574b");
+  const std::string path = ::testing::TempDir() + "/railsim_profile_test.json";
+  {
+    std::ofstream out(path);
+    out << profile_json(made);
+  }
+  const Profile read = read_profile(path);
+  ASSERT_EQ(read.parameters.size(), 2U);
+  EXPECT_EQ(read.parameters[0].status, VariableStatus::kFitted);
+  EXPECT_EQ(read.parameters[1].status, VariableStatus::kNotInformed);
+  EXPECT_DOUBLE_EQ(read.parameters[0].value, made.parameters[0].value);
+  EXPECT_DOUBLE_EQ(read.parameters[0].sigma, made.parameters[0].sigma);
+  EXPECT_TRUE(read.range.rdma);
+  EXPECT_EQ(read.range.min_rdma_size_bytes, 2);
+  EXPECT_EQ(read.range.max_rdma_size_bytes, 1024);  // 2, 16, 128, 1024
+
+  CalibratedModel applied = preset_model("dgx-h100");
+  find_model_parameter("nvlink_efficiency")->set(applied, 0.5);
+  apply_profile(read, applied);
+  EXPECT_NEAR(find_model_parameter("nic_processing_latency_us")->get(applied), 1.1, 2e-6);
+  EXPECT_DOUBLE_EQ(applied.system.node.nvlink.efficiency, 0.5);  // not informed: left alone
+  std::remove(path.c_str());
+}
+
+TEST(Calibration, DamagedProfileNamesThePlace) {
+  const std::string path = ::testing::TempDir() + "/railsim_bad_profile.json";
+  {
+    std::ofstream out(path);
+    out << R"({"format": "railsim calibration profile", "version": 1, "system": "x",
+      "parameters": [{"name": "nvlink_eficiency", "unit": "fraction", "value": 0.8,
+                      "sigma": 0.01, "status": "fitted", "default": 0.82}],
+      "covariance": {"parameters": [], "matrix": []}, "fit": {}, "inputs": [], "range": {},
+      "residuals": []})";
+  }
+  try {
+    (void)read_profile(path);
+    FAIL() << "expected an error";
+  } catch (const models::scenario::ScenarioError& e) {
+    EXPECT_NE(std::string(e.what()).find("/parameters/0/name"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("unknown parameter \"nvlink_eficiency\""),
+              std::string::npos)
+        << e.what();
+  }
+  std::remove(path.c_str());
+}
+
+// ---- held-out validation on real logs -----------------------------------------------------
+
+MeasurementSet logs(const std::vector<std::string>& stems) {
+  MeasurementSet set;
+  for (const std::string& stem : stems) {
+    const std::string path = std::string(RAILSIM_TEST_DATA_DIR) + "/" + stem + ".txt";
+    add_nccl_tests(parse::parse_nccl_tests(TextInput::from_file(path)), stem, set);
+  }
+  return set;
+}
+
+double median_abs(std::vector<double> v) {
+  for (double& x : v) {
+    x = std::abs(x);
+  }
+  return sim::median(std::move(v));
+}
+
+struct Split {
+  std::vector<double> large;  // >= 64 MiB
+  std::vector<double> small;
+};
+
+Split split(const std::vector<RowCheck>& rows) {
+  Split s;
+  for (const RowCheck& r : rows) {
+    (r.measurement.size_bytes >= (std::int64_t{64} << 20) ? s.large : s.small).push_back(r.error);
+  }
+  return s;
+}
+
+// H100 SXM nodes of xxrjun's cluster01 (tests/data/README.md): fitted on one node of 8 GPUs and
+// ten nodes of one GPU, judged on one node of 4, ten of 2, another node of 8 and two of 1.
+TEST(Calibration, HeldOutNodeCountsOfTheH100FamilyMeetTheValidationTargets) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "a hundred model runs per fit: checked in the optimised build";
+#endif
+  const MeasurementSet fit_set = logs({"nccl-tests_5ops_h100_1node-8gpu_xxrjun-cluster01",
+                                       "nccl-tests_5ops_h100_10node-1gpn_xxrjun-cluster01"});
+  const MeasurementSet held_out =
+      logs({"nccl-tests_5ops_h100_1node-4gpu_xxrjun-cluster01",
+            "nccl-tests_5ops_h100_10node-2gpn_xxrjun-cluster01",
+            "nccl-tests_5ops_h100_1node-8gpu_xxrjun-cluster01-node007",
+            "nccl-tests_allreduce+sendrecv_h100_2node-1gpn_xxrjun-cluster01-smoke"});
+  const CalibratedModel start = preset_model("dgx-h100");
+  const Calibration c = calibrate(start, fit_set, default_parameters(fit_set));
+  ASSERT_TRUE(c.converged) << c.message;
+  const Split before = split(check_rows(start, held_out));
+  const Split after = split(check_rows(c.model, held_out));
+  fmt::print(
+      "held out: >= 64 MiB {:.1f}% -> {:.1f}% ({} rows), below {:.1f}% -> {:.1f}% ({} rows)\n",
+      100 * median_abs(before.large), 100 * median_abs(after.large), after.large.size(),
+      100 * median_abs(before.small), 100 * median_abs(after.small), after.small.size());
+  EXPECT_LE(median_abs(after.large), 0.05);
+  EXPECT_LE(median_abs(after.small), 0.20);
+  // Calibration must help where the defaults are off, not merely stay within the targets.
+  EXPECT_LT(median_abs(after.large), median_abs(before.large));
+}
+
+// The CX-6 HDR perftest sweeps (tests/data), fitted on sizes up to 64 KiB and judged on the
+// larger ones. All of them are below 64 MiB, so the target is 20%. The fit does not help the
+// held-out rows (docs/validation.md says why): the test holds the target and reports both.
+TEST(Calibration, HeldOutLargeMessagesOfTheCx6PerftestSweepsStayWithinTheTarget) {
+  MeasurementSet all;
+  const std::string path = std::string(RAILSIM_TEST_DATA_DIR) +
+                           "/perftest_write-bw-sweep+write-lat-sweep_cx6-hdr_2node_node0-node1.txt";
+  add_perftest(parse::parse_perftest(TextInput::from_file(path)), "cx6", all);
+  MeasurementSet fit_set;
+  MeasurementSet held_out;
+  for (const Measurement& m : all.rows) {
+    (m.size_bytes <= 65536 ? fit_set : held_out).rows.push_back(m);
+  }
+  ASSERT_EQ(fit_set.rows.size(), 32U);  // 16 sizes 2 B..64 KiB, each a stream and a ping-pong
+  ASSERT_EQ(held_out.rows.size(), 14U);
+  const CalibratedModel start = preset_model("dgx-a100");
+  const Calibration c = calibrate(start, fit_set, default_parameters(fit_set));
+  ASSERT_TRUE(c.converged) << c.message;
+  const double before = median_abs(split(check_rows(start, held_out)).small);
+  const double after = median_abs(split(check_rows(c.model, held_out)).small);
+  fmt::print("held out (> 64 KiB): {:.1f}% -> {:.1f}%\n", 100 * before, 100 * after);
+  EXPECT_LE(after, 0.20);
+}
+
+}  // namespace
+}  // namespace railsim::calibrate::fit
