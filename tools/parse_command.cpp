@@ -1,8 +1,8 @@
 // File: tools/parse_command.cpp
 // `railsim parse FILE [--as FORMAT] [--format json|csv]`: a real tool's output (perftest,
 // nccl-tests, nvidia-smi topo -m, ibdev2netdev, ibstat, lspci -vv) read by calibrate/'s parsers and
-// printed as JSON (design.md §5: fields named after the tool's own columns, one object per
-// table) or as CSV (one line per table row). A table cut short is printed with
+// printed as JSON (docs/calibration.md: fields named after the tool's own columns, one object
+// per table) or as CSV (one line per table row). A table cut short is printed with
 // "truncated": true and a warning on stderr.
 #include "calibrate/parse/tool_output.hpp"
 #include "sim/input_error.hpp"

@@ -4,17 +4,6 @@
 // change is predicted again (explanation.hpp), and the candidates are ranked by how well the
 // predictions match what was measured. A fault changes only the few measurements that run
 // through it, so the sweep costs the faults times those, not the faults times all measurements.
-//
-// A rate fault is swept over a grid of scales, then the best candidates' scales are fitted
-// (golden-section search), and pairs of them are tried together. The fit of each explanation is
-// its sum of squared log errors SSE over the n measurements; explanations of k faults are ranked
-// by n ln(SSE / n) + 2k ln p, p the number of candidate faults (at least e, so never below
-// Akaike's 2k): Foster and George's risk inflation criterion. With hundreds of candidates, the
-// best of them fits some measurement's noise by chance (a cable that only one collective crosses
-// can be scaled to match that run's 1% exactly); a fault must beat what the best of p pure-noise
-// candidates would gain, about 2 ln p, to count. So a second fault must pay for itself, and the
-// design without any fault is a candidate like the others. Explanations the measurements cannot
-// tell apart are grouped, and the group is what a diagnosis names.
 #pragma once
 
 #include "calibrate/diagnose/explanation.hpp"
@@ -48,6 +37,17 @@ struct Diagnosis {
   std::vector<Explanation> ranked;             // best first, one per fault set
 };
 
+// A rate fault is swept over a grid of scales, then the best candidates' scales are fitted
+// (golden-section search), and pairs of them are tried together. The fit of each explanation is
+// its sum of squared log errors SSE over the n measurements; explanations of k faults are ranked
+// by n ln(SSE / n) + 2k ln p, p the number of candidate faults (at least e, so never below
+// Akaike's 2k): Foster and George's risk inflation criterion. With hundreds of candidates, the
+// best of them fits some measurement's noise by chance (a cable that only one collective crosses
+// can be scaled to match that run's 1% exactly); a fault must beat what the best of p pure-noise
+// candidates would gain, about 2 ln p, to count. So a second fault must pay for itself, and the
+// design without any fault is a candidate like the others. Explanations the measurements cannot
+// tell apart are grouped, and the group is what a diagnosis names.
+//
 // `model.system.nodes` is the cluster's node count; the measurements are placed on it
 // (calibrate/fit/cluster_measurements.hpp). Throws sim::InputError when no measurement can be
 // predicted. The result is the same whatever options.for_each's order and threads.

@@ -1,11 +1,6 @@
 // File: calibrate/diagnose/fault_space.hpp
-// The candidate faults railsim diagnose tries, of the kinds models/fault/element_fault.hpp
-// names: on every node, each compute NIC's port and PCIe link at each grid scale, the NIC down,
-// in a slot of the other socket (on a server of two), its cable swapped with each other NIC's
-// (unless the rails are misaligned), and the node's GPUDirect RDMA off; each switch cable the
-// measurements' traffic crosses, at each grid scale; and where some of it crosses a spine,
-// leaves with a half or a quarter of their uplinks, static ECMP on a design that routes
-// adaptively, and kEcmpDraws other draws of a static-ECMP design's hash.
+// The candidate faults railsim diagnose tries (fault_diagnosis.hpp), of the kinds
+// models/fault/element_fault.hpp names, on the elements of the design the measurements run on.
 #pragma once
 
 #include "models/fault/element_fault.hpp"
@@ -16,8 +11,14 @@
 
 namespace railsim::calibrate::diagnose {
 
-// `cables`: the switch cables some measurement crosses, sorted; `scales`: the grid of rate
-// scales. An element's scales are listed one after another.
+// On every node, each compute NIC's port and PCIe link at each grid scale, the NIC down, in a
+// slot of the other socket (on a server of two), its cable swapped with each other NIC's (unless
+// the rails are misaligned), and the node's GPUDirect RDMA off; each switch cable some
+// measurement crosses, at each grid scale; and where some traffic crosses a spine, leaves with a
+// half or a quarter of their uplinks, static ECMP on a design that routes adaptively, and
+// kEcmpDraws other draws of a static-ECMP design's hash. `cables`: the switch cables some
+// measurement crosses, sorted; `scales`: the grid of rate scales. An element's scales are listed
+// one after another.
 std::vector<models::ElementFault> fault_space(const models::SystemSpec& system,
                                               const std::vector<std::string>& cables,
                                               const std::vector<double>& scales);

@@ -16,7 +16,7 @@ namespace {
 using models::PathClass;
 using sim::at;
 
-// node_file.cpp's bound: Linux numbers NUMA nodes below 1 << 10.
+// models/scenario/node_file.cpp's bound: Linux numbers NUMA nodes below 1 << 10.
 constexpr int kMaxNumaId = 1023;
 
 int level_of(PathClass path_class) {

@@ -1,11 +1,6 @@
 // File: calibrate/parse/topo_groups.hpp
-// A dump's devices grouped level by level, PIX to NODE (topo_cells.hpp). The dump's PCIe classes
-// form an ultrametric (PIX < PXB < PHB < NODE < SYS: two devices that are each that close to a
-// third are that close to each other, since a device has one chain of switches above it), so
-// each level's groups are the connected components of the pairs known to be that close. A known
-// pair that lands in a group its own cell says it is not in is a matrix no tree can give. Taking
-// the components of the known pairs only is the least-joined choice, so it finds a tree whenever
-// one exists.
+// A dump's devices (topo_cells.hpp) grouped level by level, PIX to NODE: the groups the imported
+// PCIe tree, NUMA nodes and sockets are built from (topo_tree.hpp).
 #pragma once
 
 #include "calibrate/parse/topo_cells.hpp"
@@ -14,6 +9,12 @@
 
 namespace railsim::calibrate::parse {
 
+// The dump's PCIe classes form an ultrametric (PIX < PXB < PHB < NODE < SYS: two devices that are
+// each that close to a third are that close to each other, since a device has one chain of
+// switches above it), so each level's groups are the connected components of the pairs known to
+// be that close. A known pair that lands in a group its own cell says it is not in is a matrix no
+// tree can give. Taking the components of the known pairs only is the least-joined choice, so it
+// finds a tree whenever one exists.
 class TopoGroups {
  public:
   // Level L joins every pair known to be at most L apart; NODE also joins GPUs that print the

@@ -118,7 +118,7 @@ INSTANTIATE_TEST_SUITE_P(
                       "nccl-tests_allreduce_gcp-a3mega-h100_2node-8gpn_lessizzmore",
                       "nccl-tests_allreduce-tree_h100-roce_2node-1gpn-4nic_nccl-tests-issue232"));
 
-// From the raw text of the 1-node 8-GPU log: the op names design.md §5 prints, a rank line's
+// From the raw text of the 1-node 8-GPU log: the op names `railsim parse` prints, a rank line's
 // fields, and where the first row stands.
 TEST(NcclTests, OpsRankLinesAndRowLines) {
   const NcclTestsOutput output =

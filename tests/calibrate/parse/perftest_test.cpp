@@ -107,9 +107,10 @@ TEST(Perftest, TitlesGiveVerbKindAndTheHeaderGivesDeviceQpsMtu) {
   EXPECT_EQ(output.runs[3].line, 111);  // "RDMA_Write BW Test"
 }
 
-// fabric-facts §4.7: MB/sec is 2^20 B/s, Gb/sec 10^9 bit/s. By hand: the CX-6 plateau of
-// 23317.65 MB/sec is 23317.65 x 1048576 x 8 / 1e9 = 195.602 Gb/s; the CX-7 write 392.34 Gb/sec
-// is 49.0425e9 B/s; the send 46557.03 MiB/sec is 390.549 Gb/s.
+// perftest's units (linux-rdma/perftest: src/perftest_parameters.h): MB/sec is 2^20 B/s, Gb/sec
+// 10^9 bit/s. By hand: the CX-6 plateau of 23317.65 MB/sec is 23317.65 x 1048576 x 8 / 1e9 =
+// 195.602 Gb/s; the CX-7 write 392.34 Gb/sec is 49.0425e9 B/s; the send 46557.03 MiB/sec is
+// 390.549 Gb/s.
 TEST(Perftest, UnitsAreThoseOfPerftest) {
   EXPECT_NEAR(to_bandwidth(23317.65, PerftestRateUnit::kMBPerSec).in_gbps(), 195.602, 0.001);
   EXPECT_NEAR(to_bandwidth(392.34, PerftestRateUnit::kGbPerSec).bytes_per_s, 49.0425e9, 1e3);
