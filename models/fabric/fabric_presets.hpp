@@ -1,6 +1,6 @@
 // File: models/fabric/fabric_presets.hpp
 // Fabric presets from published reference architectures: superpod-h100, the compute fabric of
-// an NVIDIA DGX SuperPOD with DGX H100 (rail-optimised NDR InfiniBand, fabric-facts.md §4.6).
+// an NVIDIA DGX SuperPOD with DGX H100 (rail-optimised NDR InfiniBand; docs/scenarios.md gives the reference architecture).
 // docs/scenarios.md gives the source of every figure.
 #pragma once
 

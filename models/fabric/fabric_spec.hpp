@@ -40,8 +40,8 @@ struct FabricSpec {
   sim::Bandwidth port_rate = sim::gbps(400);  // data rate per port and direction, after coding
   Transport transport = Transport::kInfiniband;
   int mtu = 4096;  // bytes of payload per packet: 4096 on IB (perftest's port MTU)
-  sim::Duration switch_latency = sim::ns(130);  // port to port (Quantum HDR, fabric-facts §4.6)
-  sim::Duration cable_latency = sim::ns(25);    // 5 m at 5 ns/m (fabric-facts §5.1)
+  sim::Duration switch_latency = sim::ns(130);  // port to port (Quantum HDR; docs/scenarios.md)
+  sim::Duration cable_latency = sim::ns(25);    // 5 m at 5 ns/m, light in fibre or copper
   RailMapping rails = RailMapping::kAligned;
   std::uint64_t rail_seed = 1;
   std::vector<std::vector<int>> cabling;  // kExplicit only: cabling[node][compute nic] = rail

@@ -2,7 +2,8 @@
 // Wire efficiency: the share of a port's data rate left for payload once every packet carries
 // its headers. InfiniBand: LRH 8 + BTH 12 + ICRC 4 + VCRC 2 = 26 B per packet. RoCEv2: Ethernet
 // 14 + IPv4 20 + UDP 8 + BTH 12 + ICRC 4 + FCS 4 + preamble, SFD and inter-frame gap 20 = 82 B
-// (fabric-facts.md §4.3; RETH's 16 B ride only on a write's first packet and are left out).
+// (InfiniBand Architecture Specification headers, IEEE 802.3 framing; RETH's 16 B ride only on a
+// write's first packet and are left out).
 #pragma once
 
 #include "models/hardware/node_spec.hpp"

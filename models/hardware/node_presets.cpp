@@ -1,6 +1,6 @@
 // File: models/hardware/node_presets.cpp
 // The preset servers, built with NodeBuilder so each reads as its block diagram.
-// Figures and their sources: docs/hardware.md (from fabric-facts.md §4 and the nvidia-smi dumps).
+// Figures and their sources: docs/hardware.md (datasheets and the nvidia-smi dumps).
 #include "models/hardware/node_presets.hpp"
 
 #include "models/did_you_mean.hpp"

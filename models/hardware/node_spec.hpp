@@ -78,7 +78,7 @@ struct Nic {
   // into memory), the host's posting and polling included as perftest measures them. A
   // calibrated parameter with no datasheet figure. Default from the CX-7 NDR back-to-back
   // ib_send_lat fixture (tests/data): 2 B take 1.27 us typical (half the round trip), less the
-  // modelled path, a 1 m cable at 5 ns/m (fabric-facts.md §5.1) and 2 B at the PCIe Gen5 x16
+  // modelled path, a 1 m cable at 5 ns/m and 2 B at the PCIe Gen5 x16
   // bottleneck of 49.15 GB/s (0.04 ns), leaves two NICs' share: (1270 - 5 - 0.04) / 2 = 632 ns per
   // end (docs/hardware.md). Taken as the same for CX-6 until a measurement says otherwise.
   sim::Duration processing_latency = sim::ns(632);

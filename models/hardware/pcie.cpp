@@ -1,5 +1,5 @@
 // File: models/hardware/pcie.cpp
-// PCIe generation tables (PCI-SIG base specifications, as summarised in fabric-facts.md §4.2).
+// PCIe generation tables (PCI-SIG base specifications 3.0-6.0: rates per lane and encodings).
 #include "models/hardware/pcie.hpp"
 
 #include "sim/input_error.hpp"

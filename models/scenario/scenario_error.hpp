@@ -1,7 +1,7 @@
 // File: models/scenario/scenario_error.hpp
 // ScenarioError: bad input in a scenario file, located by file and JSON pointer (RFC 6901), so
 // that a message reads `scenarios/x.json: /fabric/spine/count: expected an integer >= 1, got -2`
-// (design.md §5, Errors). Only the scenario readers throw it; the CLI catches it as the
+// (docs/scenarios.md, Errors). Only the scenario readers throw it; the CLI catches it as the
 // sim::InputError it is, prints `railsim: error: ...` and exits with status 2.
 #pragma once
 

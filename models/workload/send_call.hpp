@@ -5,7 +5,7 @@
 // receiver (a pair is one GPU index on two nodes, so PXN has nothing to relay).
 //
 // Between nodes NCCL runs a peer's traffic on max(NICs, ceil(NIC rate / 14 GB/s)) channels
-// (NCCL_P2P_PER_CHANNEL_NET_BW, fabric-facts.md §2.5), each its own queue pair: so many flows of
+// (NCCL_P2P_PER_CHANNEL_NET_BW, nccl:src/graph/paths.cc), each its own queue pair: so many flows of
 // equal shares, which ECMP hashes apart. The transfer starts when called; the receiver is taken
 // to have posted its buffer (Megatron posts sends and receives together).
 #pragma once

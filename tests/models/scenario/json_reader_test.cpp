@@ -168,7 +168,7 @@ TEST(JsonReader, IntegerRangeErrorsNameTheBounds) {
   const JsonDocument doc = parse_json(
       R"({"fabric": {"spine": {"count": -2}}, "gpus": 9, "f": 2.5, "g": 2.0})", "scenarios/x.json");
   const JsonValue count = doc.root().at("fabric").at("spine").at("count");
-  // design.md §5's example, word for word.
+  // The error format's example (docs/scenarios.md, Errors), word for word.
   EXPECT_EQ(error_of([&] { count.as_integer(1); }),
             "scenarios/x.json: /fabric/spine/count: expected an integer >= 1, got -2");
   const JsonValue gpus = doc.root().at("gpus");

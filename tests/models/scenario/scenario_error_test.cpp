@@ -1,5 +1,5 @@
 // File: tests/models/scenario/scenario_error_test.cpp
-// ScenarioError's text: file, place, then message, as design.md §5 (Errors) spells it.
+// ScenarioError's text: file, place, then message, as docs/scenarios.md (Errors) spells it.
 #include "models/scenario/scenario_error.hpp"
 
 #include <gtest/gtest.h>
@@ -10,7 +10,7 @@ namespace railsim::models::scenario {
 namespace {
 
 TEST(ScenarioError, ReadsFileThenPointerThenMessage) {
-  // The example of design.md §5, word for word.
+  // The error format's example, word for word.
   const ScenarioError e("scenarios/x.json", "/fabric/spine/count",
                         "expected an integer >= 1, got -2");
   EXPECT_STREQ(e.what(), "scenarios/x.json: /fabric/spine/count: expected an integer >= 1, got -2");
