@@ -1,6 +1,6 @@
 // File: tests/tools/topo_fabric_test.cpp
 // `railsim topo` after the matrix: the Fabric section's figures (hand-derived in the comments;
-// tests/models/fabric_summary_test.cpp derives them in full), the link list that fault names
+// tests/models/system/fabric_summary_test.cpp derives them in full), the link list that fault names
 // come from, the JSON "fabric" object, the Graphviz drawing, and bad input.
 #include "sim/input_error.hpp"
 #include "tools/command.hpp"
@@ -75,7 +75,7 @@ std::string write_scenario(const std::string& file_name, const std::string& json
 TEST(TopoFabric, TwoDgxH100ByDefault) {
   // A preset is 2 nodes: one unit, 8 leaves of 32 uplinks; bisection = one node's 8 ports of
   // 400 x 4096/4122 = 397.48 Gb/s = 49.68 GB/s: 397.48 GB/s. Links: 2 x 2 x 8 = 32 node ports,
-  // 2 x 8 x 32 = 512 cables (the links inside nodes: tests/models/fabric_summary_test.cpp).
+  // 2 x 8 x 32 = 512 cables (the links inside nodes: tests/models/system/fabric_summary_test.cpp).
   const auto rows = fabric_rows(run({"--system", "dgx-h100"}));
   EXPECT_EQ(rows.at("Rails (compute NICs per node)"), "8");
   EXPECT_EQ(rows.at("Scalable units"), "1 of 32 nodes per leaf");

@@ -1,4 +1,4 @@
-// File: tests/models/pcie_test.cpp
+// File: tests/models/hardware/pcie_test.cpp
 // PCIe rates against the line-coding arithmetic.
 #include "models/hardware/pcie.hpp"
 

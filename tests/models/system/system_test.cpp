@@ -1,4 +1,4 @@
-// File: tests/models/system_test.cpp
+// File: tests/models/system/system_test.cpp
 // Routes across a System: rails keep aligned traffic under one leaf, misaligned cabling sends
 // it over the spine, ECMP spreads flows like balls into bins, a degraded link slows exactly the
 // flows that cross it, and transfers without GPUDirect RDMA bounce through host memory.

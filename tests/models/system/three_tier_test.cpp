@@ -1,4 +1,4 @@
-// File: tests/models/three_tier_test.cpp
+// File: tests/models/system/three_tier_test.cpp
 // Three-tier fabrics (pods of leaves and spines under core switches) and the superpod-h100
 // fabric preset: link counts and names, which routes reach a core, how adaptive lanes spread
 // over the core cables, a degraded core cable, bad parameters, and the preset as scenario files

@@ -1,4 +1,4 @@
-// File: tests/models/fabric_summary_test.cpp
+// File: tests/models/system/fabric_summary_test.cpp
 // The fabric summary of DGX H100 systems, each figure against a hand calculation, and the
 // bisection closed form against a brute-force search over every cut of small fabrics.
 #include "models/system/fabric_summary.hpp"

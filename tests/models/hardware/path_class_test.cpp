@@ -1,4 +1,4 @@
-// File: tests/models/path_class_test.cpp
+// File: tests/models/hardware/path_class_test.cpp
 // Distance classes derived from hand-built PCIe trees, one case per class, and the NVLink rule.
 #include "models/hardware/path_class.hpp"
 
