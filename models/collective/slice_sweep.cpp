@@ -4,6 +4,7 @@
 #include "models/collective/slice_sweep.hpp"
 
 #include "sim/assert.hpp"
+#include "sim/indexed_heap.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -16,88 +17,20 @@ namespace {
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
-// A min-heap of connections keyed by the time of their next event, ties to the lower index (so a
-// sweep is deterministic), each at most once; a key can move either way. Four children per node
-// and the keys beside the ids, since the sweep spends much of its time here.
-class EventHeap {
- public:
-  explicit EventHeap(std::size_t count) : at_(count, kAbsent) {}
+// The next event of each connection, at most one: ties go to the lower index, so that a sweep
+// is deterministic.
+struct NextEvent {
+  double time = 0.0;
+  std::uint32_t id = 0;  // the connection
+};
 
-  bool empty() const { return heap_.empty(); }
-
-  std::uint32_t top() const { return heap_.front().id; }
-
-  double top_time() const { return heap_.front().time; }
-
-  void set(std::uint32_t id, double time) {
-    if (at_[id] == kAbsent) {
-      at_[id] = heap_.size();
-      heap_.push_back({time, id});
-    }
-    heap_[at_[id]].time = time;
-    up(down(at_[id]));
-  }
-
-  void pop() {
-    at_[heap_.front().id] = kAbsent;
-    const Entry last = heap_.back();
-    heap_.pop_back();
-    if (!heap_.empty()) {
-      place(last, 0);
-      down(0);
-    }
-  }
-
- private:
-  static constexpr std::size_t kAbsent = static_cast<std::size_t>(-1);
-  static constexpr std::size_t kArity = 4;
-
-  struct Entry {
-    double time = 0.0;
-    std::uint32_t id = 0;
-  };
-
-  static bool before(const Entry& a, const Entry& b) {
+struct Earlier {
+  bool operator()(const NextEvent& a, const NextEvent& b) const {
     return a.time < b.time || (a.time == b.time && a.id < b.id);
   }
-
-  void place(const Entry& e, std::size_t i) {
-    heap_[i] = e;
-    at_[e.id] = i;
-  }
-
-  std::size_t up(std::size_t i) {
-    const Entry e = heap_[i];
-    while (i > 0 && before(e, heap_[(i - 1) / kArity])) {
-      place(heap_[(i - 1) / kArity], i);
-      i = (i - 1) / kArity;
-    }
-    place(e, i);
-    return i;
-  }
-
-  std::size_t down(std::size_t i) {
-    const Entry e = heap_[i];
-    for (std::size_t first = kArity * i + 1; first < heap_.size(); first = kArity * i + 1) {
-      std::size_t child = first;
-      for (std::size_t k = first + 1; k < std::min(first + kArity, heap_.size()); ++k) {
-        if (before(heap_[k], heap_[child])) {
-          child = k;
-        }
-      }
-      if (!before(heap_[child], e)) {
-        break;
-      }
-      place(heap_[child], i);
-      i = child;
-    }
-    place(e, i);
-    return i;
-  }
-
-  std::vector<std::size_t> at_;
-  std::vector<Entry> heap_;
 };
+
+using EventHeap = sim::IndexedHeap<NextEvent, Earlier>;
 
 }  // namespace
 
@@ -261,8 +194,7 @@ struct SliceSweep::Run {
       advance(i, 0.0);
     }
     while (!events.empty()) {
-      const std::uint32_t i = events.top();
-      const double now = events.top_time();
+      const auto [now, i] = events.top();
       events.pop();
       if (state[i] == State::kWaiting) {
         send(i, now);
@@ -310,7 +242,7 @@ struct SliceSweep::Run {
       return;
     }
     state[i] = State::kWaiting;
-    events.set(i, std::max(now, *when));
+    events.set({std::max(now, *when), i});
   }
 
   double rate_of(std::uint32_t i) const {
@@ -330,7 +262,7 @@ struct SliceSweep::Run {
     remaining[i] = std::max(0.0, remaining[i] - rate[i] * (now - since[i]));
     since[i] = now;
     rate[i] = new_rate;
-    events.set(i, now + remaining[i] / rate[i]);
+    events.set({now + remaining[i] / rate[i], i});
   }
 
   // Connection i joins (+1) or leaves (-1) its shared links; the others there move at new rates.
@@ -378,7 +310,7 @@ struct SliceSweep::Run {
       share(i, +1, now);
     }
     rate[i] = wire > 0.0 ? rate_of(i) : kInfinity;
-    events.set(i, wire > 0.0 ? now + wire / rate[i] : now);
+    events.set({wire > 0.0 ? now + wire / rate[i] : now, i});
   }
 
   void drained(std::uint32_t i, double now) {
