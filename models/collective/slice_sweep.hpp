@@ -14,7 +14,7 @@
 // protocol's cap, and never below `floor`: the rate the flow groups found with every connection
 // of the collective sending at once. Where some of a link's flows are held back on other links,
 // max-min gives the rest more than an even share, which even shares miss; the floor keeps that
-// rate, as the pipelined execution's pace of a connection always was (ring_executor.hpp). The
+// rate, as the pipelined execution's pace of a connection always was (ring_lowering.hpp). The
 // rates change only when a transfer starts or drains, so the sweep is an event loop over those
 // instants, with no time step: the chunk-accurate run's dynamics (transfer_dag.hpp), with even
 // shares and the flow groups' rate in place of one max-min solve per event.
@@ -44,8 +44,8 @@
 namespace railsim::models {
 
 // Plans with up to this many transfers may be timed by the sweep; longer ones by their
-// algorithm's per-connection recurrence or its closed form (ring_executor.hpp,
-// tree_executor.hpp).
+// algorithm's per-connection recurrence or its closed form (ring_lowering.hpp,
+// tree_lowering.hpp).
 inline constexpr std::int64_t kSliceSweepLimit = 20'000'000;
 
 // No connection moves below its floor, so, the timing being monotone in every transfer's

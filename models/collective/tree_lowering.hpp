@@ -1,6 +1,6 @@
-// File: models/collective/tree_executor.hpp
-// A TreePlan laid over a System, in the two forms the executors run (execution.hpp), as rings
-// run (ring_executor.hpp).
+// File: models/collective/tree_lowering.hpp
+// A TreePlan lowered onto a System: the task DAG or the flow groups that the executors run
+// (execution.hpp), as rings are (ring_lowering.hpp).
 //
 // Chunk-accurate (tree_dag, for DagExecutor): every chunk transfer of the plan is a task: flows
 // on the edge's route (split over its adaptive-routing lanes; consecutive chunks of an edge

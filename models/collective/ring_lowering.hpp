@@ -1,5 +1,6 @@
-// File: models/collective/ring_executor.hpp
-// A RingPlan laid over a System, in the two forms the executors run (execution.hpp).
+// File: models/collective/ring_lowering.hpp
+// A RingPlan lowered onto a System: the task DAG or the flow groups that the executors run
+// (execution.hpp).
 //
 // Chunk-accurate (ring_dag, for DagExecutor): every slice transfer of the plan is a task: flows
 // on its hop's route, split evenly over the paths it offers (adaptive-routing lanes), the

@@ -1,6 +1,6 @@
-// File: models/collective/ring_executor.cpp
-// A ring plan as a task DAG and as flow groups timed by pipeline_time (see ring_executor.hpp).
-#include "models/collective/ring_executor.hpp"
+// File: models/collective/ring_lowering.cpp
+// A ring plan as a task DAG and as flow groups timed by pipeline_time (see ring_lowering.hpp).
+#include "models/collective/ring_lowering.hpp"
 
 #include "models/collective/connection_routes.hpp"
 #include "models/collective/pipeline_time.hpp"

@@ -1,6 +1,6 @@
-// File: models/collective/tree_executor.cpp
+// File: models/collective/tree_lowering.cpp
 // A tree plan as a task DAG and as flow groups timed by the tree's recurrence (see the header).
-#include "models/collective/tree_executor.hpp"
+#include "models/collective/tree_lowering.hpp"
 
 #include "models/collective/connection_routes.hpp"
 #include "models/collective/ring_layout.hpp"
@@ -39,7 +39,7 @@ struct EdgeValues {
   double& of(int rank, bool is_up) { return is_up ? up[at(rank)] : down[at(rank)]; }
 };
 
-// The recurrence of tree_executor.hpp for one channel, in seconds from its first send, with
+// The recurrence of tree_lowering.hpp for one channel, in seconds from its first send, with
 // each edge's seconds per payload byte and delay.
 double tree_channel_seconds(const TreePlan& plan,
                             int channel,
