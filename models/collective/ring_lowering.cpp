@@ -4,7 +4,7 @@
 
 #include "models/collective/connection_routes.hpp"
 #include "models/collective/pipeline_time.hpp"
-#include "models/collective/slice_sweep.hpp"
+#include "models/collective/slice_sharing.hpp"
 #include "sim/index.hpp"
 
 #include <fmt/format.h>
@@ -26,12 +26,13 @@ std::size_t connection_key(const RingPlan& plan, int channel, int connection) {
 // What the channels' timing needs, kept by the channel-times function.
 struct RingChannels {
   RingPlan plan;
-  bool closed_form = false;  // more than kSliceSweepLimit transfers: no sweep, no recurrence
+  bool closed_form = false;  // more than kSliceSharingLimit transfers: no sharing, no recurrence
   std::vector<std::vector<sim::Duration>> delay;  // per channel, connection: hop + path latency
   std::vector<sim::Bytes> most;                   // per channel: the most one connection carries
-  std::vector<std::vector<double>> even_rate;   // per channel, connection: payload B/s, all sending
-  std::optional<SliceSweep> sweep;              // unless closed_form
-  std::vector<std::vector<sim::Bytes>> pieces;  // per channel: RingPlan::loop_pieces, for the sweep
+  std::vector<std::vector<double>> even_rate;  // per channel, connection: payload B/s, all sending
+  std::optional<SliceSharing> sweep;           // unless closed_form
+  std::vector<std::vector<sim::Bytes>>
+      pieces;  // per channel: RingPlan::loop_pieces, for slice sharing
 
   // The flow groups' pace of channel c: what its busiest connection moves over its drain time.
   double group_rate(int c, sim::Duration drain) const {
@@ -78,19 +79,20 @@ struct RingChannels {
     return slice_of(pieces[at(c)][l * parts + at(piece)], slices, r % slices);
   }
 
-  // Each channel's time from its first send, at least its lower bound: by the slice sweep with
-  // the groups' pace as every connection's floor, unless that cannot matter (slice_sweep.hpp,
-  // kSweepTolerance) or the ring is too long to sweep; then by the per-connection recurrence.
+  // Each channel's time from its first send, at least its lower bound: by slice sharing with
+  // the groups' pace as every connection's floor, unless that cannot matter (slice_sharing.hpp,
+  // kSliceSharingTolerance) or the ring is too long to share; then by the per-connection
+  // recurrence.
   std::vector<sim::Duration> channel_times(const std::vector<sim::Duration>& drains) {
     const std::size_t channels = drains.size();
     std::vector<double> seconds(channels, 0.0);
     bool swept = false;
     for (std::size_t c = 0; sweep && !swept && c < channels; ++c) {
-      // The sweep moves no connection slower than the groups' pace, so it lands between the
+      // Slice sharing moves no connection slower than the groups' pace, so it lands between the
       // lower bound and the recurrence at that pace.
       const auto channel = static_cast<int>(c);
       swept = recurrence_seconds(channel, group_rate(channel, drains[c]), false) >
-              (1.0 + kSweepTolerance) * sim::to_seconds(lower_bound(channel, drains[c]));
+              (1.0 + kSliceSharingTolerance) * sim::to_seconds(lower_bound(channel, drains[c]));
     }
     if (!swept) {
       for (std::size_t c = 0; c < channels; ++c) {
@@ -168,8 +170,8 @@ GroupPipeline ring_pipeline(const System& system,
   const int connections = plan.connections();
   ConnectionRoutes routes(system, comm, at(channels) * at(plan.ranks), timing.qps());
   RingChannels ring;
-  const bool swept = plan.transfer_count() <= kSliceSweepLimit;
-  std::vector<SweepConnection> sweep;
+  const bool swept = plan.transfer_count() <= kSliceSharingLimit;
+  std::vector<SharingConnection> sweep;
   ring.delay.resize(at(channels));
   ring.most.resize(at(channels));
   GroupPipeline pipeline;
@@ -184,7 +186,7 @@ GroupPipeline ring_pipeline(const System& system,
       const RingHop& hop = layout.hops[at(c)][at(p)];
       flat_paths[at(p)] = routes.all_paths(connection_key(plan, c, p), c, hop);
       subs = std::max(subs, flat_paths[at(p)].size());
-      SweepConnection swept_hop;
+      SharingConnection swept_hop;
       sim::Duration delay{};
       for (int q = 0; q < (hop.inter_node ? timing.qps() : 1); ++q) {
         const auto lanes = routes.paths(routes.route(connection_key(plan, c, p), c, hop, q));

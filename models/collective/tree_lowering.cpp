@@ -4,7 +4,7 @@
 
 #include "models/collective/connection_routes.hpp"
 #include "models/collective/ring_layout.hpp"
-#include "models/collective/slice_sweep.hpp"
+#include "models/collective/slice_sharing.hpp"
 #include "sim/index.hpp"
 
 #include <algorithm>
@@ -122,9 +122,10 @@ struct TreeChannels {
   std::vector<EdgeValues> delay_s;  // per channel
   // Per channel, in for_each_edge order: payload B/s at an even share of its links, all sending.
   std::vector<std::vector<double>> even_rate;
-  std::optional<SliceSweep> sweep;      // unless the tree is too large to sweep
-  std::vector<std::size_t> first_edge;  // per channel and one past: its edges' sweep indices
-  std::vector<std::vector<sim::Bytes>> chunks;  // per channel: TreePlan::loop_chunks, for the sweep
+  std::optional<SliceSharing> sweep;    // unless the tree is too large to share
+  std::vector<std::size_t> first_edge;  // per channel and one past: its edges' sharing indices
+  std::vector<std::vector<sim::Bytes>>
+      chunks;  // per channel: TreePlan::loop_chunks, for slice sharing
 
   // Channel c's time by the recurrence, each edge at the groups' pace or, with `even`, at its
   // even share of its links where that is faster.
@@ -140,9 +141,9 @@ struct TreeChannels {
   }
 
   // Each channel's time from its first send, never less than its drain (nothing is delivered
-  // before the last byte has left): by the slice sweep with the groups' pace (the channel's
-  // bytes over its drain time) as every edge's floor, unless that cannot matter (slice_sweep.hpp,
-  // kSweepTolerance) or the tree is too large to sweep; then by the recurrence.
+  // before the last byte has left): by slice sharing with the groups' pace (the channel's
+  // bytes over its drain time) as every edge's floor, unless that cannot matter (slice_sharing.hpp,
+  // kSliceSharingTolerance) or the tree is too large to share; then by the recurrence.
   std::vector<sim::Duration> channel_times(const std::vector<sim::Duration>& drains) {
     const std::size_t channels = drains.size();
     std::vector<double> group_rate(channels);
@@ -154,10 +155,10 @@ struct TreeChannels {
       group_rate[c] = drain_s > 0.0
                           ? static_cast<double>(plan.channel_bytes(channel).count) / drain_s
                           : std::numeric_limits<double>::infinity();
-      // The sweep moves no edge slower than the groups' pace, so it lands between the drain
+      // Slice sharing moves no edge slower than the groups' pace, so it lands between the drain
       // and the recurrence at that pace.
       swept = swept || (sweep && recurrence_seconds(channel, group_rate[c], false) >
-                                     (1.0 + kSweepTolerance) * drain_s);
+                                     (1.0 + kSliceSharingTolerance) * drain_s);
     }
     if (!swept) {
       for (std::size_t c = 0; c < channels; ++c) {
@@ -189,13 +190,13 @@ struct TreeChannels {
   }
 };
 
-// The sweep's connections of channel c (for_each_edge order, from index `first`): each edge's
+// Slice sharing's connections of channel c (for_each_edge order, from index `first`): each edge's
 // chunks, forwarding up what its children sent up, down what its parent sent down (at the
 // root's children, what the root's children sent up: the root's reduce).
 void add_swept_edges(const TreePlan& plan,
                      int c,
                      std::size_t first,
-                     std::vector<SweepConnection>& edges) {
+                     std::vector<SharingConnection>& edges) {
   const RankTree& tree = plan.trees[at(c)];
   std::vector<std::uint32_t> up_index(at(plan.ranks()));
   std::vector<std::uint32_t> down_index(at(plan.ranks()));
@@ -213,7 +214,7 @@ void add_swept_edges(const TreePlan& plan,
   const auto chunks = static_cast<std::int64_t>(plan.loop_chunks(c).size());
   e = first;
   for_each_edge(plan, c, [&](int rank, bool up) {
-    SweepConnection& edge = edges[e++];
+    SharingConnection& edge = edges[e++];
     edge.transfers = chunks;
     const int parent = tree.parent[at(rank)];
     if (up) {
@@ -262,8 +263,8 @@ GroupPipeline tree_pipeline(const System& system,
                             bool traced) {
   TreeEdges edges(system, plan, timing);
   TreeChannels tree;
-  const bool swept = plan.transfer_count() <= kSliceSweepLimit;
-  std::vector<SweepConnection> swept_edges;
+  const bool swept = plan.transfer_count() <= kSliceSharingLimit;
+  std::vector<SharingConnection> swept_edges;
   GroupPipeline pipeline;
   pipeline.channels.resize(at(plan.channels()));
   tree.first_edge.push_back(0);
@@ -276,7 +277,7 @@ GroupPipeline tree_pipeline(const System& system,
       const RingHop hop = edges.hop(c, rank, up);
       flat_paths.push_back(edges.routes.all_paths(TreeEdges::key(plan, c, rank, up), c, hop));
       subs = std::max(subs, flat_paths.back().size());
-      SweepConnection swept_edge;
+      SharingConnection swept_edge;
       swept_edge.cap = timing.connection_cap.bytes_per_s;
       sim::Duration longest{};
       for (int q = 0; q < (hop.inter_node ? timing.qps() : 1); ++q) {

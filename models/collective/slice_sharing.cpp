@@ -1,7 +1,7 @@
-// File: models/collective/slice_sweep.cpp
-// The processor-sharing sweep over a plan's transfers (see the header): which links can bind, and
-// the event loop over starts and drains.
-#include "models/collective/slice_sweep.hpp"
+// File: models/collective/slice_sharing.cpp
+// Processor sharing over a plan's transfers (see the header): which links can bind, and the event
+// loop over starts and drains.
+#include "models/collective/slice_sharing.hpp"
 
 #include "sim/assert.hpp"
 #include "sim/indexed_heap.hpp"
@@ -17,8 +17,8 @@ namespace {
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
-// The next event of each connection, at most one: ties go to the lower index, so that a sweep
-// is deterministic.
+// The next event of each connection, at most one: ties go to the lower index, so that a run
+// repeats.
 struct NextEvent {
   double time = 0.0;
   std::uint32_t id = 0;  // the connection
@@ -34,9 +34,9 @@ using EventHeap = sim::IndexedHeap<NextEvent, Earlier>;
 
 }  // namespace
 
-SliceSweep::SliceSweep(const sim::FlowNetwork& network,
-                       std::vector<SweepConnection> connections,
-                       double wire_factor)
+SliceSharing::SliceSharing(const sim::FlowNetwork& network,
+                           std::vector<SharingConnection> connections,
+                           double wire_factor)
     : kept_(std::move(connections)),
       link_capacity_(network.link_count()),
       connection_count_(kept_.size()),
@@ -47,12 +47,12 @@ SliceSweep::SliceSweep(const sim::FlowNetwork& network,
   }
 }
 
-void SliceSweep::prepare() {
-  std::vector<SweepConnection> connections = std::move(kept_);
+void SliceSharing::prepare() {
+  std::vector<SharingConnection> connections = std::move(kept_);
   const std::size_t link_count = link_capacity_.size();
   // Per connection and link, the most lanes of one of its routes that cross it; per link, the
   // sum over connections: the most lanes that can ever share it.
-  const auto lanes_on = [](const SweepRoute& route) {
+  const auto lanes_on = [](const SharingRoute& route) {
     std::vector<std::uint32_t> links;
     for (const auto& lane : route.lanes) {
       for (const sim::LinkId link : lane) {
@@ -71,16 +71,16 @@ void SliceSweep::prepare() {
   };
   std::vector<std::uint32_t> most(link_count, 0);
   std::vector<std::uint32_t> own(link_count, 0);
-  const auto count_own = [&](const SweepConnection& c, bool add) {
-    for (const SweepRoute& route : c.routes) {
+  const auto count_own = [&](const SharingConnection& c, bool add) {
+    for (const SharingRoute& route : c.routes) {
       for (const auto& [link, lanes] : lanes_on(route)) {
         own[link] = add ? std::max(own[link], lanes) : 0;
       }
     }
   };
-  for (const SweepConnection& c : connections) {
+  for (const SharingConnection& c : connections) {
     count_own(c, true);
-    for (const SweepRoute& route : c.routes) {
+    for (const SharingRoute& route : c.routes) {
       for (const auto& [link, lanes] : lanes_on(route)) {
         most[link] += own[link];
         own[link] = 0;
@@ -90,7 +90,7 @@ void SliceSweep::prepare() {
   std::vector<std::int64_t> shared_index(link_count, -1);
   connections_.reserve(connections.size());
   for (std::size_t i = 0; i < connections.size(); ++i) {
-    SweepConnection& c = connections[i];
+    SharingConnection& c = connections[i];
     RAILSIM_ASSERT(!c.routes.empty() || c.transfers == 0, "a connection that sends has a route");
     Connection& out = connections_.emplace_back();
     out.transfers = c.transfers;
@@ -100,7 +100,7 @@ void SliceSweep::prepare() {
     out.first_slot = static_cast<std::uint32_t>(slots_);
     slots_ += out.inputs.size();
     count_own(c, true);
-    for (const SweepRoute& route : c.routes) {
+    for (const SharingRoute& route : c.routes) {
       RAILSIM_ASSERT(!route.lanes.empty(), "a route has a lane");
       Route& into = out.routes.emplace_back();
       into.lanes = static_cast<std::uint32_t>(route.lanes.size());
@@ -145,10 +145,10 @@ void SliceSweep::prepare() {
   prepared_ = true;
 }
 
-struct SliceSweep::Run {
+struct SliceSharing::Run {
   enum class State : std::uint8_t { kBlocked, kWaiting, kSending, kDone };
 
-  const SliceSweep& sweep;
+  const SliceSharing& sharing;
   const TransferBytes& bytes;
   std::vector<double> floor;  // wire B/s
   // Per connection: its current transfer (waiting or sending) and how it moves.
@@ -167,8 +167,8 @@ struct SliceSweep::Run {
   std::vector<std::deque<std::pair<std::int64_t, double>>> sent;
   EventHeap events;
 
-  Run(const SliceSweep& s, const TransferBytes& b, const std::vector<double>& payload_floor)
-      : sweep(s),
+  Run(const SliceSharing& s, const TransferBytes& b, const std::vector<double>& payload_floor)
+      : sharing(s),
         bytes(b),
         floor(payload_floor),
         next(s.connections_.size(), 0),
@@ -209,7 +209,7 @@ struct SliceSweep::Run {
 
   // When the data transfer next[i] forwards is held, or nothing if some of it is not yet.
   std::optional<double> ready(std::uint32_t i) {
-    const Connection& c = sweep.connections_[i];
+    const Connection& c = sharing.connections_[i];
     const std::int64_t t = next[i];
     if (c.inputs.empty() || (c.period > 0 && t % c.period < c.offset)) {
       return 0.0;
@@ -232,7 +232,7 @@ struct SliceSweep::Run {
 
   // Connection i is idle: wait for its next transfer's data, or finish.
   void advance(std::uint32_t i, double now) {
-    if (next[i] == sweep.connections_[i].transfers) {
+    if (next[i] == sharing.connections_[i].transfers) {
       state[i] = State::kDone;
       return;
     }
@@ -246,10 +246,10 @@ struct SliceSweep::Run {
   }
 
   double rate_of(std::uint32_t i) const {
-    const Route& r = sweep.connections_[i].routes[route[i]];
+    const Route& r = sharing.connections_[i].routes[route[i]];
     double share = r.lane_share;
     for (const SharedLink& s : r.shared) {
-      share = std::min(share, sweep.shared_capacity_[s.link] / lanes_on[s.link]);
+      share = std::min(share, sharing.shared_capacity_[s.link] / lanes_on[s.link]);
     }
     return std::max(floor[i], share * r.lanes);
   }
@@ -267,7 +267,7 @@ struct SliceSweep::Run {
 
   // Connection i joins (+1) or leaves (-1) its shared links; the others there move at new rates.
   void share(std::uint32_t i, int sign, double now) {
-    const Route& r = sweep.connections_[i].routes[route[i]];
+    const Route& r = sharing.connections_[i].routes[route[i]];
     for (const SharedLink& s : r.shared) {
       lanes_on[s.link] = static_cast<std::uint32_t>(static_cast<int>(lanes_on[s.link]) +
                                                     sign * static_cast<int>(s.lanes));
@@ -292,10 +292,10 @@ struct SliceSweep::Run {
   // once on the same route keeps its place on the links: no time passes in between, so nobody
   // else's share changes.
   void send(std::uint32_t i, double now) {
-    const Connection& c = sweep.connections_[i];
+    const Connection& c = sharing.connections_[i];
     const auto r = static_cast<std::uint32_t>(next[i] % static_cast<std::int64_t>(c.routes.size()));
     const double wire =
-        std::ceil(static_cast<double>(bytes(i, next[i]).count) * sweep.wire_factor_);
+        std::ceil(static_cast<double>(bytes(i, next[i]).count) * sharing.wire_factor_);
     const bool stays = on_links[i] && route[i] == r && wire > 0.0;
     if (on_links[i] && !stays) {
       on_links[i] = 0;
@@ -314,16 +314,16 @@ struct SliceSweep::Run {
   }
 
   void drained(std::uint32_t i, double now) {
-    const double when = now + sweep.connections_[i].routes[route[i]].delay_s;
+    const double when = now + sharing.connections_[i].routes[route[i]].delay_s;
     held[i] = std::max(held[i], when);
-    for (const User& u : sweep.users_[i]) {
+    for (const User& u : sharing.users_[i]) {
       sent[u.slot].emplace_back(next[i], when);
       if (state[u.connection] == State::kBlocked) {
         advance(u.connection, now);
       }
     }
     ++next[i];
-    if (next[i] < sweep.connections_[i].transfers) {
+    if (next[i] < sharing.connections_[i].transfers) {
       const std::optional<double> when_ready = ready(i);
       if (when_ready && *when_ready <= now) {
         send(i, now);
@@ -338,8 +338,8 @@ struct SliceSweep::Run {
   }
 };
 
-std::vector<double> SliceSweep::held_seconds(const std::vector<double>& floor,
-                                             const TransferBytes& bytes) {
+std::vector<double> SliceSharing::held_seconds(const std::vector<double>& floor,
+                                               const TransferBytes& bytes) {
   if (!prepared_) {
     prepare();
   }
