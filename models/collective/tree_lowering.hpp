@@ -9,19 +9,17 @@
 //
 // Pipelined (tree_pipeline, for GroupPipelineExecutor): each channel is flow groups whose members
 // are its 2(n-1) edges, each carrying the channel's bytes, so they all move at rho, the pace of
-// the slowest. Once every channel has drained, the channels' times come from slice sharing
-// (slice_sharing.hpp): every chunk of every channel's edges, each edge forwarding up what all its
-// children sent up and down what its parent sent down (the root's children what the root
-// reduced), at the share of its links left by the chunks crossing them at the same instant,
-// never below rho. A channel of few chunks sends in waves, up the tree level by level and down
-// again, and its chunks meet the other channels' only where those waves overlap; where a port
-// stays busy slice sharing keeps it busy, so the fill overlaps the other channels' drain.
-//
-// The recurrence, each edge at rho or, where faster, at an even share of its links among all
-// edges (a long pipeline's view), times the channels instead where slice sharing cannot move the
-// result by more than kSliceSharingTolerance and for trees of more than kSliceSharingLimit chunk
-// transfers. With tau_x = chunk / pace of x's edge and d_x the edge's delay (hop latency + its
-// path's latency),
+// the slowest. Once every channel has drained, the channels' times come from the timing of
+// channel_timing.hpp: slice sharing of every chunk of every channel's edges, each edge
+// forwarding up what all its children sent up and down what its parent sent down (the root's
+// children what the root reduced), never below rho. A channel of few chunks sends in waves, up
+// the tree level by level and down again, and its chunks meet the other channels' only where
+// those waves overlap; where a port stays busy, sharing keeps it busy, so the fill overlaps the
+// other channels' drain. Where sharing cannot matter, or for trees of more than
+// kSliceSharingLimit chunk transfers, the recurrence times the channels, each edge at rho or,
+// where faster, at an even share of its links among all edges (a long pipeline's view).
+// With tau_x = chunk / pace of x's edge and d_x the edge's delay (hop latency + its path's
+// latency),
 //   up(x)   = max(up'(x),   max over children y of up(y) + d_y) + tau_x
 //   down(x) = max(down'(x), down(parent) + d_parent, or at the root's children the root's
 //             reduce: max over its children y of up(y) + d_y) + tau_x
