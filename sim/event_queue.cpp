@@ -1,6 +1,5 @@
 // File: sim/event_queue.cpp
-// The indexed 4-ary heap behind EventQueue. Four children per node halve the tree height of a
-// binary heap and keep siblings in one cache line, which is what a pop-heavy queue wants.
+// EventQueue's slots, handles and sequence numbers over its indexed heap (indexed_heap.hpp).
 #include "sim/event_queue.hpp"
 
 #include "sim/assert.hpp"
@@ -8,19 +7,11 @@
 #include <utility>
 
 namespace railsim::sim {
-namespace {
-
-constexpr std::uint32_t kArity = 4;
-
-}  // namespace
 
 EventId EventQueue::push(SimTime time, EventHandler handler) {
   const std::uint32_t slot = acquire_slot();
   slots_[slot].handler = std::move(handler);
-  const auto index = static_cast<std::uint32_t>(heap_.size());
-  heap_.push_back(Entry{time, next_sequence_++, slot});
-  slots_[slot].heap_index = index;
-  sift_up(index);
+  heap_.set(Entry{time, next_sequence_++, slot});
   return EventId{slot, slots_[slot].generation};
 }
 
@@ -33,7 +24,7 @@ bool EventQueue::cancel(EventId id) {
   if (!pending(id)) {
     return false;
   }
-  remove_at(slots_[id.slot].heap_index);
+  heap_.erase(id.slot);
   release_slot(id.slot);
   return true;
 }
@@ -42,31 +33,22 @@ bool EventQueue::reschedule(EventId id, SimTime time) {
   if (!pending(id)) {
     return false;
   }
-  const std::uint32_t index = slots_[id.slot].heap_index;
-  Entry& entry = heap_[index];
-  const bool moved_earlier = time < entry.time;
-  entry.time = time;
   // A fresh sequence number puts the event after everything already scheduled at `time`.
-  entry.sequence = next_sequence_++;
-  if (moved_earlier) {
-    sift_up(index);
-  } else {
-    sift_down(index);
-  }
+  heap_.set(Entry{time, next_sequence_++, id.slot});
   return true;
 }
 
 SimTime EventQueue::top_time() const {
   RAILSIM_ASSERT(!heap_.empty(), "top_time() of an empty event queue");
-  return heap_.front().time;
+  return heap_.top().time;
 }
 
 EventQueue::Popped EventQueue::pop() {
   RAILSIM_ASSERT(!heap_.empty(), "pop() of an empty event queue");
-  const Entry top = heap_.front();
-  Popped popped{top.time, top.sequence, std::move(slots_[top.slot].handler)};
-  remove_at(0);
-  release_slot(top.slot);
+  const Entry top = heap_.top();
+  Popped popped{top.time, top.sequence, std::move(slots_[top.id].handler)};
+  heap_.pop();
+  release_slot(top.id);
   return popped;
 }
 
@@ -87,65 +69,6 @@ void EventQueue::release_slot(std::uint32_t slot) {
   s.in_use = false;
   ++s.generation;  // Invalidates every EventId still naming this slot.
   free_slots_.push_back(slot);
-}
-
-void EventQueue::remove_at(std::uint32_t index) {
-  const auto last = static_cast<std::uint32_t>(heap_.size() - 1);
-  if (index == last) {
-    heap_.pop_back();
-    return;
-  }
-  const Entry moved = heap_[last];
-  heap_.pop_back();
-  place(index, moved);
-  // The entry moved into the hole may belong above or below it.
-  if (index > 0 && earlier(moved, heap_[(index - 1) / kArity])) {
-    sift_up(index);
-  } else {
-    sift_down(index);
-  }
-}
-
-void EventQueue::place(std::uint32_t index, const Entry& entry) {
-  heap_[index] = entry;
-  slots_[entry.slot].heap_index = index;
-}
-
-void EventQueue::sift_up(std::uint32_t index) {
-  const Entry entry = heap_[index];
-  while (index > 0) {
-    const std::uint32_t parent = (index - 1) / kArity;
-    if (!earlier(entry, heap_[parent])) {
-      break;
-    }
-    place(index, heap_[parent]);
-    index = parent;
-  }
-  place(index, entry);
-}
-
-void EventQueue::sift_down(std::uint32_t index) {
-  const Entry entry = heap_[index];
-  const auto size = static_cast<std::uint32_t>(heap_.size());
-  while (true) {
-    const std::uint32_t first_child = index * kArity + 1;
-    if (first_child >= size) {
-      break;
-    }
-    std::uint32_t best = first_child;
-    const std::uint32_t end = first_child + kArity < size ? first_child + kArity : size;
-    for (std::uint32_t child = first_child + 1; child < end; ++child) {
-      if (earlier(heap_[child], heap_[best])) {
-        best = child;
-      }
-    }
-    if (!earlier(heap_[best], entry)) {
-      break;
-    }
-    place(index, heap_[best]);
-    index = best;
-  }
-  place(index, entry);
 }
 
 }  // namespace railsim::sim

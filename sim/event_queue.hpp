@@ -6,12 +6,13 @@
 // The order therefore depends only on the calls made, never on addresses or hashing, so runs are
 // deterministic.
 //
-// Implementation: an indexed 4-ary min-heap. Every event owns a slot that records its position
-// in the heap, so cancel and reschedule are true O(log n) removals and key changes rather than
-// lazy tombstones: a flow's finish event moves on every rate change, and tombstones would
-// accumulate by the million.
+// Implementation: an indexed 4-ary min-heap (indexed_heap.hpp) whose ids are the events' slots,
+// so cancel and reschedule are true O(log n) removals and key changes rather than lazy
+// tombstones: a flow's finish event moves on every rate change, and tombstones would accumulate
+// by the million.
 #pragma once
 
+#include "sim/indexed_heap.hpp"
 #include "sim/time.hpp"
 
 #include <cstdint>
@@ -68,28 +69,25 @@ class EventQueue {
   struct Entry {
     SimTime time;
     std::uint64_t sequence = 0;
-    std::uint32_t slot = 0;
+    std::uint32_t id = 0;  // the event's slot
+  };
+
+  struct Earlier {
+    bool operator()(const Entry& a, const Entry& b) const {
+      return a.time != b.time ? a.time < b.time : a.sequence < b.sequence;
+    }
   };
 
   struct Slot {
     EventHandler handler;
-    std::uint32_t heap_index = 0;
     std::uint32_t generation = 0;
     bool in_use = false;
   };
 
-  static bool earlier(const Entry& a, const Entry& b) {
-    return a.time != b.time ? a.time < b.time : a.sequence < b.sequence;
-  }
-
   std::uint32_t acquire_slot();
   void release_slot(std::uint32_t slot);
-  void remove_at(std::uint32_t index);
-  void sift_up(std::uint32_t index);
-  void sift_down(std::uint32_t index);
-  void place(std::uint32_t index, const Entry& entry);
 
-  std::vector<Entry> heap_;
+  IndexedHeap<Entry, Earlier> heap_;
   std::vector<Slot> slots_;
   std::vector<std::uint32_t> free_slots_;
   std::uint64_t next_sequence_ = 0;

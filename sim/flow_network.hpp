@@ -328,4 +328,39 @@ class FlowNetwork {
   MaxMinSolver solver_;
 };
 
+// Steps that both the flows' events (flow_network.cpp) and the re-solve (flow_network_resolve.cpp)
+// take on every change, defined here so that both can inline them.
+
+inline void FlowNetwork::settle(Var& var) {
+  var.progress += var.rate * to_seconds(sim_.now() - var.last_update);
+  var.last_update = sim_.now();
+}
+
+inline void FlowNetwork::settle(Link& link) {
+  const Duration elapsed = sim_.now() - link.last_change;
+  link.counters.bytes_carried += link.load * to_seconds(elapsed);
+  if (link.counters.active_flows > 0) {
+    link.counters.busy_time += elapsed;
+  }
+  link.last_change = sim_.now();
+}
+
+inline void FlowNetwork::note_load_change(std::uint32_t link) {
+  if (!link_load_observer_) {
+    return;  // The whole cost of the hook when nobody observes: this test.
+  }
+  if (link >= load_reports_.size()) {
+    load_reports_.resize(links_.size());
+  }
+  LoadReport& report = load_reports_[link];
+  if (!report.queued) {
+    report.queued = true;
+    load_changed_links_.push_back(link);
+  }
+}
+
+inline bool FlowNetwork::is_full(const Link& link) const {
+  return link.load >= link.capacity * (1.0 - kRateEpsilon);
+}
+
 }  // namespace railsim::sim

@@ -5,13 +5,13 @@
 
 #include "models/collective/collective_timing.hpp"
 #include "models/collective/group_pipeline.hpp"
-#include "models/collective/nvls_executor.hpp"
+#include "models/collective/nvls_lowering.hpp"
 #include "models/collective/nvls_plan.hpp"
-#include "models/collective/ring_executor.hpp"
 #include "models/collective/ring_layout.hpp"
+#include "models/collective/ring_lowering.hpp"
 #include "models/collective/ring_plan.hpp"
 #include "models/collective/transfer_dag.hpp"
-#include "models/collective/tree_executor.hpp"
+#include "models/collective/tree_lowering.hpp"
 #include "models/collective/tree_plan.hpp"
 #include "sim/assert.hpp"
 #include "sim/input_error.hpp"
@@ -31,8 +31,8 @@
 namespace railsim::models {
 namespace {
 
-// NCCL's model rate of one NVLink per direction, GB/s, by GPU generation (fabric-facts.md §3.1,
-// nccl:src/graph/topo.h): SM70 20, SM80 20, SM90 20.6, SM100 40.1.
+// NCCL's model rate of one NVLink per direction, GB/s, by GPU generation (nccl:src/graph/topo.h):
+// SM70 20, SM80 20, SM90 20.6, SM100 40.1.
 double nvlink_model_rate(GpuArch arch) {
   switch (arch) {
     case GpuArch::kVolta:
@@ -47,7 +47,7 @@ double nvlink_model_rate(GpuArch arch) {
 }
 
 // NCCL's model rate of a PCIe link, GB/s: 12 for Gen3 x16, doubling per generation, in
-// proportion to the lanes (fabric-facts.md §3.1).
+// proportion to the lanes (nccl:src/graph/topo.h, topo.cc).
 double pcie_model_rate(PcieLink link) {
   return 12.0 * std::pow(2.0, link.generation - 3) * link.lanes / 16.0;
 }
@@ -111,7 +111,7 @@ bool executable(Algorithm algorithm) {
 }
 
 // Why NCCL would not run `algorithm` (with `protocol`, if forced) for this call: the rules of
-// nccl_tuning's enablement (fabric-facts.md §2.1), in words.
+// nccl_tuning's enablement (nccl:src/graph/tuning.cc, src/enqueue.cc), in words.
 std::string why_not(const TuningTopology& topology,
                     CollectiveOp op,
                     Algorithm algorithm,

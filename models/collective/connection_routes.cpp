@@ -1,6 +1,9 @@
 // File: models/collective/connection_routes.cpp
-// Routes of ring hops and tree edges, computed once each.
+// Routes of ring hops and tree edges, computed once each, and what a connection's routes give its
+// task, its flow groups and its timing.
 #include "models/collective/connection_routes.hpp"
+
+#include "sim/assert.hpp"
 
 #include <algorithm>
 
@@ -95,6 +98,48 @@ std::vector<std::uint32_t> ConnectionRoutes::all_paths(std::size_t connection,
     }
   }
   return flat;
+}
+
+TimedConnection timed_connection(ConnectionRoutes& routes,
+                                 const sim::FlowNetwork& network,
+                                 const CollectiveTiming& timing,
+                                 std::size_t connection,
+                                 int channel,
+                                 const RingHop& hop,
+                                 bool sharing) {
+  TimedConnection timed;
+  timed.sharing.cap = timing.connection_cap.bytes_per_s;
+  for (int q = 0; q < (hop.inter_node ? timing.qps() : 1); ++q) {
+    const auto lanes = routes.paths(routes.route(connection, channel, hop, q));
+    const sim::Duration delay = timing.hop_latency(hop.inter_node) + path_latency(network, lanes);
+    timed.delay = std::max(timed.delay, delay);
+    if (sharing) {
+      timed.sharing.routes.push_back({{lanes.begin(), lanes.end()}, sim::to_seconds(delay)});
+    }
+  }
+  return timed;
+}
+
+std::vector<PipelineGroup> connection_groups(const std::vector<std::vector<std::uint32_t>>& paths,
+                                             const std::vector<sim::Bytes>& payload,
+                                             const CollectiveTiming& timing) {
+  RAILSIM_ASSERT(paths.size() == payload.size(), "a payload per connection");
+  std::size_t subs = 1;
+  for (const std::vector<std::uint32_t>& flat : paths) {
+    subs = std::max(subs, flat.size());
+  }
+  std::vector<PipelineGroup> groups(subs);
+  for (std::size_t j = 0; j < subs; ++j) {
+    PipelineGroup& group = groups[j];
+    group.cap = timing.flow_cap(subs);
+    group.members.reserve(paths.size());
+    for (std::size_t p = 0; p < paths.size(); ++p) {
+      const std::vector<std::uint32_t>& flat = paths[p];
+      group.members.push_back(
+          {flat[j % flat.size()], even_share(wire_bytes(payload[p], timing.wire_factor), subs, j)});
+    }
+  }
+  return groups;
 }
 
 }  // namespace railsim::models

@@ -12,7 +12,9 @@
 
 #include "models/collective/collective_timing.hpp"
 #include "models/collective/communicator.hpp"
+#include "models/collective/group_pipeline.hpp"
 #include "models/collective/ring_layout.hpp"
+#include "models/collective/slice_sharing.hpp"
 #include "models/collective/transfer_dag.hpp"
 #include "models/system/system.hpp"
 #include "sim/flow_network.hpp"
@@ -84,5 +86,30 @@ class ConnectionRoutes {
   Paths paths_;
   std::vector<std::optional<RouteSpan>> spans_;  // by connection x qps + queue pair
 };
+
+// One connection as the pipelined timing sees it (channel_timing.hpp): its delay, the longest
+// over its queue pairs of the hop latency plus the route's path latency, and, with `sharing`,
+// the route of each queue pair (one for a hop inside a node) with its own delay, at the
+// protocol's cap, for slice sharing to complete with the connection's transfers and inputs.
+struct TimedConnection {
+  sim::Duration delay{};
+  SharingConnection sharing;
+};
+
+TimedConnection timed_connection(ConnectionRoutes& routes,
+                                 const sim::FlowNetwork& network,
+                                 const CollectiveTiming& timing,
+                                 std::size_t connection,
+                                 int channel,
+                                 const RingHop& hop,
+                                 bool sharing);
+
+// A channel's flow groups, whose members are its connections: group j takes path j mod (that
+// connection's count) of each connection's `paths` (ConnectionRoutes::all_paths), so that every
+// path carries an equal share of its connection's `payload`, in wire bytes, and each group's
+// rate is capped at its share of a connection's cap.
+std::vector<PipelineGroup> connection_groups(const std::vector<std::vector<std::uint32_t>>& paths,
+                                             const std::vector<sim::Bytes>& payload,
+                                             const CollectiveTiming& timing);
 
 }  // namespace railsim::models

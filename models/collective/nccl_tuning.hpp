@@ -1,9 +1,10 @@
 // File: models/collective/nccl_tuning.hpp
-// NCCL's own performance model, as src/graph/tuning.cc, search.cc and enqueue.cc compute it
-// (fabric-facts.md §2.3-§2.5): the base and per-hop latencies of each algorithm x protocol, the
-// bandwidth NCCL believes each one gets, the graph search's channel count and per-channel
-// bandwidth, the per-call channel trimming, and the selection of the fastest algorithm x
-// protocol by predicted time.
+// NCCL's own performance model, as nccl:src/graph/tuning.cc, search.cc and src/enqueue.cc
+// compute it: the base and per-hop latencies of each algorithm x protocol, the bandwidth NCCL
+// believes each one gets, the graph search's channel count and per-channel bandwidth, the
+// per-call channel trimming, and the selection of the fastest algorithm x protocol by predicted
+// time. Implemented in nccl_tuning.cpp (selection, caps), nccl_channel_search.cpp (channels and
+// threads), over the tables of nccl_tuner_tables.hpp.
 //
 // The simulator does not take its answers from this model: it moves the bytes over the links.
 // It uses the model for what NCCL itself decides with it (which algorithm, which protocol, how
@@ -116,10 +117,11 @@ std::optional<AlgoChoice> select_algorithm(const TuningTopology& topology,
 // warps thread_count adds. Only Ring and Tree are trimmed; NVLS, NVLS Tree and PAT keep theirs.
 int trimmed_channels(int channels, Algorithm algorithm, Protocol protocol, int ranks, double bytes);
 
-// Threads per channel NCCL launches for an algorithm x protocol (fabric-facts.md §2.2) before
-// any per-call halving: Ring Simple 512 + 1 sync warp, Ring LL 512, Ring LL128 640; Tree, PAT,
-// NVLS and NVLS Tree 640. The 256-thread Simple default of rings slower than 12 GB/s in all
-// needs the topology, which this signature lacks, and is left out.
+// Threads per channel NCCL launches for an algorithm x protocol (nccl:src/include/device.h,
+// src/graph/tuning.cc, src/enqueue.cc) before any per-call halving: Ring Simple 512 + 1 sync
+// warp, Ring LL 512, Ring LL128 640; Tree, PAT, NVLS and NVLS Tree 640. The 256-thread Simple
+// default of rings slower than 12 GB/s in all needs the topology, which this signature lacks, and
+// is left out.
 int thread_count(Algorithm algorithm, Protocol protocol);
 
 // GPU-side bandwidth caps of a protocol, in GB/s: what a channel's copy loop can move whatever
@@ -139,7 +141,7 @@ std::optional<double> total_cap_GBps(const TuningTopology& topology,
 // Wire bytes per payload byte of a protocol's line format: LL 16/8, LL128 128/120, Simple 1.
 double wire_bytes_per_payload_byte(Protocol protocol);
 
-// NCCL's NVLS efficiency (nvlsEfficiency in nccl:src/graph/tuning.cc, fabric-facts.md §2.4):
+// NCCL's NVLS efficiency (nvlsEfficiency in nccl:src/graph/tuning.cc):
 // the share of a GPU's NVLink rate that multimem traffic achieves, 0.85 on Hopper and 0.74 on
 // Blackwell, relative to the rate NCCL's rings get (its model applies it to the same NVLink
 // bandwidth rings use). 0 before SM90, which has no NVLS.

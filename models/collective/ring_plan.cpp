@@ -160,19 +160,19 @@ RingPipeline pipeline(const RingPlan& plan, int channel) {
       }
       continue;
     }
-    // Over a loop's steps, position p sends pieces p, p-1, ..., p-steps+1 (mod n): all n pieces
-    // steps / n times over, plus the first steps % n of that sequence.
-    // The m = steps % n extra pieces of position p are a window p, p-1, ..., p-m+1 (mod n):
-    // slide it one position at a time, O(n) per loop instead of O(n m).
+    // Over a loop's steps, position p sends piece_sent(p, s) for every step s: all n pieces
+    // steps / n times over, plus those of its first m = steps % n steps. That window of m pieces
+    // slides by one piece from one position to the next: O(n) per loop instead of O(n m).
     const int m = pipe.steps % n;
-    const auto piece = [&](int q) { return pieces[at(l * parts + (q % n + n) % n)]; };
+    const auto piece = [&](int p, int s) { return pieces[at(l * parts + plan.piece_sent(p, s))]; };
     sim::Bytes window;
     for (int s = 0; s < m; ++s) {
-      window += piece(-s);
+      window += piece(0, s);
     }
     for (int p = 0; p < n; ++p) {
       if (p > 0) {
-        window = window + piece(p) - piece(p - m);
+        // Gains what p sends at step 0, loses what p - 1 sent at step m - 1.
+        window = window + piece(p, 0) - piece(p, m);
       }
       pipe.connection_bytes[at(p)] += loop_total * (pipe.steps / n) + window;
     }

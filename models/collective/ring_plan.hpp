@@ -1,6 +1,6 @@
 // File: models/collective/ring_plan.hpp
 // RingPlan: a ring collective as data, independent of the hardware that will run it: which rank
-// sends which bytes to which, in what order, after what (design.md §4, style guide rule 10).
+// sends which bytes to which, in what order, after what, tested without the engine.
 //
 // Each channel is one ring over all ranks and carries size / channels of the payload (the first
 // channels one byte more when it does not divide). Per loop, each rank's piece of a channel is
@@ -45,6 +45,12 @@ struct RingPlan {
 
   // Steps of one loop in which a connection sends: all of them, or one for Broadcast.
   int active_steps() const { return op == CollectiveOp::kBroadcast ? 1 : steps(); }
+
+  // The piece of a loop that ring position p sends at step s: p - s (mod n), the one it
+  // received at step s - 1. Broadcast's chain moves the loop's one piece.
+  int piece_sent(int position, int step) const {
+    return op == CollectiveOp::kBroadcast ? 0 : ((position - step) % ranks + ranks) % ranks;
+  }
 
   // The payload channel c carries.
   sim::Bytes channel_bytes(int channel) const;
@@ -109,9 +115,9 @@ void for_each_slice(const RingPlan& plan, int channel, Visit&& visit) {
   for (int l = 0; l < loops; ++l) {
     const std::size_t loop_first = static_cast<std::size_t>(l) * static_cast<std::size_t>(parts);
     for (int s = 0; s < steps; ++s) {
-      // Position p sends piece p - s (mod n) at step s; Broadcast's chain: step s is position
-      // s's one send, of the loop's one piece.
-      const int first_piece = chain ? 0 : (n - s % n) % n;
+      // Broadcast's chain: step s is position s's one send. Position p + 1 sends the piece
+      // after position p's.
+      const int first_piece = plan.piece_sent(chain ? s : 0, s);
       for (int k = 0; k < slices; ++k) {
         int piece = first_piece;
         for (int p = chain ? s : 0; p < (chain ? s + 1 : n); ++p) {

@@ -155,7 +155,7 @@ struct AgreementCase {
 class ExecutionsAgree : public ::testing::TestWithParam<AgreementCase> {};
 
 // The pipelined run takes its rates from flow groups instead of one flow per slice, then times
-// every slice of every channel together by processor sharing on their links (slice_sweep.hpp),
+// every slice of every channel together by processor sharing on their links (slice_sharing.hpp),
 // never below the groups' pace: the chunk-accurate run's dynamics with even shares in place of
 // max-min. So the two agree within 2% whether the bytes or the pipeline's fill dominate: in
 // short multi-node rings whose channels drift out of step and find their NVLink ports shared by

@@ -93,7 +93,7 @@ struct TreeCase {
 class TreeExecutionsAgree : public ::testing::TestWithParam<TreeCase> {};
 
 // The pipelined run times every chunk of every channel's edges together by processor sharing on
-// their links, never below the flow groups' pace (tree_executor.hpp, slice_sweep.hpp). Where
+// their links, never below the flow groups' pace (tree_lowering.hpp, slice_sharing.hpp). Where
 // chunks are many every edge sends all along; where the fill dominates (a few chunks per channel
 // over 8-18 hops, 16 channels) the channels' waves meet on the links only where they overlap,
 // and a GPU port that stays busy drains the other channels' chunks while one fills. Both agree

@@ -1,7 +1,7 @@
-// File: models/collective/nvls_executor.hpp
-// An NvlsPlan on the NVSwitch ports of a communicator's one node of a System (the link from each
-// of its GPUs up to the switch and the one down from it, as System::route_in_node crosses them),
-// in the two forms the executors run (execution.hpp).
+// File: models/collective/nvls_lowering.hpp
+// An NvlsPlan lowered onto the NVSwitch ports of a communicator's one node of a System (the link
+// from each of its GPUs up to the switch and the one down from it, as System::route_in_node
+// crosses them): the task DAG or the flow groups that the executors run (execution.hpp).
 //
 // Chunk-accurate (nvls_dag): each NVSwitch operation is a task whose flows, one per port load
 // (nvls_plan.hpp), form a flow group: the switch reduces and multicasts at the pace of its

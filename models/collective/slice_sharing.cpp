@@ -1,9 +1,10 @@
-// File: models/collective/slice_sweep.cpp
-// The processor-sharing sweep over a plan's transfers (see the header): which links can bind, and
-// the event loop over starts and drains.
-#include "models/collective/slice_sweep.hpp"
+// File: models/collective/slice_sharing.cpp
+// Processor sharing over a plan's transfers (see the header): which links can bind, and the event
+// loop over starts and drains.
+#include "models/collective/slice_sharing.hpp"
 
 #include "sim/assert.hpp"
+#include "sim/indexed_heap.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -16,94 +17,26 @@ namespace {
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
-// A min-heap of connections keyed by the time of their next event, ties to the lower index (so a
-// sweep is deterministic), each at most once; a key can move either way. Four children per node
-// and the keys beside the ids, since the sweep spends much of its time here.
-class EventHeap {
- public:
-  explicit EventHeap(std::size_t count) : at_(count, kAbsent) {}
+// The next event of each connection, at most one: ties go to the lower index, so that a run
+// repeats.
+struct NextEvent {
+  double time = 0.0;
+  std::uint32_t id = 0;  // the connection
+};
 
-  bool empty() const { return heap_.empty(); }
-
-  std::uint32_t top() const { return heap_.front().id; }
-
-  double top_time() const { return heap_.front().time; }
-
-  void set(std::uint32_t id, double time) {
-    if (at_[id] == kAbsent) {
-      at_[id] = heap_.size();
-      heap_.push_back({time, id});
-    }
-    heap_[at_[id]].time = time;
-    up(down(at_[id]));
-  }
-
-  void pop() {
-    at_[heap_.front().id] = kAbsent;
-    const Entry last = heap_.back();
-    heap_.pop_back();
-    if (!heap_.empty()) {
-      place(last, 0);
-      down(0);
-    }
-  }
-
- private:
-  static constexpr std::size_t kAbsent = static_cast<std::size_t>(-1);
-  static constexpr std::size_t kArity = 4;
-
-  struct Entry {
-    double time = 0.0;
-    std::uint32_t id = 0;
-  };
-
-  static bool before(const Entry& a, const Entry& b) {
+struct Earlier {
+  bool operator()(const NextEvent& a, const NextEvent& b) const {
     return a.time < b.time || (a.time == b.time && a.id < b.id);
   }
-
-  void place(const Entry& e, std::size_t i) {
-    heap_[i] = e;
-    at_[e.id] = i;
-  }
-
-  std::size_t up(std::size_t i) {
-    const Entry e = heap_[i];
-    while (i > 0 && before(e, heap_[(i - 1) / kArity])) {
-      place(heap_[(i - 1) / kArity], i);
-      i = (i - 1) / kArity;
-    }
-    place(e, i);
-    return i;
-  }
-
-  std::size_t down(std::size_t i) {
-    const Entry e = heap_[i];
-    for (std::size_t first = kArity * i + 1; first < heap_.size(); first = kArity * i + 1) {
-      std::size_t child = first;
-      for (std::size_t k = first + 1; k < std::min(first + kArity, heap_.size()); ++k) {
-        if (before(heap_[k], heap_[child])) {
-          child = k;
-        }
-      }
-      if (!before(heap_[child], e)) {
-        break;
-      }
-      place(heap_[child], i);
-      i = child;
-    }
-    place(e, i);
-    return i;
-  }
-
-  std::vector<std::size_t> at_;
-  std::vector<Entry> heap_;
 };
+
+using EventHeap = sim::IndexedHeap<NextEvent, Earlier>;
 
 }  // namespace
 
-SliceSweep::SliceSweep(const sim::FlowNetwork& network,
-                       std::vector<SweepConnection> connections,
-                       double wire_factor)
+SliceSharing::SliceSharing(const sim::FlowNetwork& network,
+                           std::vector<SharingConnection> connections,
+                           double wire_factor)
     : kept_(std::move(connections)),
       link_capacity_(network.link_count()),
       connection_count_(kept_.size()),
@@ -114,12 +47,12 @@ SliceSweep::SliceSweep(const sim::FlowNetwork& network,
   }
 }
 
-void SliceSweep::prepare() {
-  std::vector<SweepConnection> connections = std::move(kept_);
+void SliceSharing::prepare() {
+  std::vector<SharingConnection> connections = std::move(kept_);
   const std::size_t link_count = link_capacity_.size();
   // Per connection and link, the most lanes of one of its routes that cross it; per link, the
   // sum over connections: the most lanes that can ever share it.
-  const auto lanes_on = [](const SweepRoute& route) {
+  const auto lanes_on = [](const SharingRoute& route) {
     std::vector<std::uint32_t> links;
     for (const auto& lane : route.lanes) {
       for (const sim::LinkId link : lane) {
@@ -138,16 +71,16 @@ void SliceSweep::prepare() {
   };
   std::vector<std::uint32_t> most(link_count, 0);
   std::vector<std::uint32_t> own(link_count, 0);
-  const auto count_own = [&](const SweepConnection& c, bool add) {
-    for (const SweepRoute& route : c.routes) {
+  const auto count_own = [&](const SharingConnection& c, bool add) {
+    for (const SharingRoute& route : c.routes) {
       for (const auto& [link, lanes] : lanes_on(route)) {
         own[link] = add ? std::max(own[link], lanes) : 0;
       }
     }
   };
-  for (const SweepConnection& c : connections) {
+  for (const SharingConnection& c : connections) {
     count_own(c, true);
-    for (const SweepRoute& route : c.routes) {
+    for (const SharingRoute& route : c.routes) {
       for (const auto& [link, lanes] : lanes_on(route)) {
         most[link] += own[link];
         own[link] = 0;
@@ -157,7 +90,7 @@ void SliceSweep::prepare() {
   std::vector<std::int64_t> shared_index(link_count, -1);
   connections_.reserve(connections.size());
   for (std::size_t i = 0; i < connections.size(); ++i) {
-    SweepConnection& c = connections[i];
+    SharingConnection& c = connections[i];
     RAILSIM_ASSERT(!c.routes.empty() || c.transfers == 0, "a connection that sends has a route");
     Connection& out = connections_.emplace_back();
     out.transfers = c.transfers;
@@ -167,7 +100,7 @@ void SliceSweep::prepare() {
     out.first_slot = static_cast<std::uint32_t>(slots_);
     slots_ += out.inputs.size();
     count_own(c, true);
-    for (const SweepRoute& route : c.routes) {
+    for (const SharingRoute& route : c.routes) {
       RAILSIM_ASSERT(!route.lanes.empty(), "a route has a lane");
       Route& into = out.routes.emplace_back();
       into.lanes = static_cast<std::uint32_t>(route.lanes.size());
@@ -212,10 +145,10 @@ void SliceSweep::prepare() {
   prepared_ = true;
 }
 
-struct SliceSweep::Run {
+struct SliceSharing::Run {
   enum class State : std::uint8_t { kBlocked, kWaiting, kSending, kDone };
 
-  const SliceSweep& sweep;
+  const SliceSharing& sharing;
   const TransferBytes& bytes;
   std::vector<double> floor;  // wire B/s
   // Per connection: its current transfer (waiting or sending) and how it moves.
@@ -234,8 +167,8 @@ struct SliceSweep::Run {
   std::vector<std::deque<std::pair<std::int64_t, double>>> sent;
   EventHeap events;
 
-  Run(const SliceSweep& s, const TransferBytes& b, const std::vector<double>& payload_floor)
-      : sweep(s),
+  Run(const SliceSharing& s, const TransferBytes& b, const std::vector<double>& payload_floor)
+      : sharing(s),
         bytes(b),
         floor(payload_floor),
         next(s.connections_.size(), 0),
@@ -261,8 +194,7 @@ struct SliceSweep::Run {
       advance(i, 0.0);
     }
     while (!events.empty()) {
-      const std::uint32_t i = events.top();
-      const double now = events.top_time();
+      const auto [now, i] = events.top();
       events.pop();
       if (state[i] == State::kWaiting) {
         send(i, now);
@@ -277,7 +209,7 @@ struct SliceSweep::Run {
 
   // When the data transfer next[i] forwards is held, or nothing if some of it is not yet.
   std::optional<double> ready(std::uint32_t i) {
-    const Connection& c = sweep.connections_[i];
+    const Connection& c = sharing.connections_[i];
     const std::int64_t t = next[i];
     if (c.inputs.empty() || (c.period > 0 && t % c.period < c.offset)) {
       return 0.0;
@@ -300,7 +232,7 @@ struct SliceSweep::Run {
 
   // Connection i is idle: wait for its next transfer's data, or finish.
   void advance(std::uint32_t i, double now) {
-    if (next[i] == sweep.connections_[i].transfers) {
+    if (next[i] == sharing.connections_[i].transfers) {
       state[i] = State::kDone;
       return;
     }
@@ -310,14 +242,14 @@ struct SliceSweep::Run {
       return;
     }
     state[i] = State::kWaiting;
-    events.set(i, std::max(now, *when));
+    events.set({std::max(now, *when), i});
   }
 
   double rate_of(std::uint32_t i) const {
-    const Route& r = sweep.connections_[i].routes[route[i]];
+    const Route& r = sharing.connections_[i].routes[route[i]];
     double share = r.lane_share;
     for (const SharedLink& s : r.shared) {
-      share = std::min(share, sweep.shared_capacity_[s.link] / lanes_on[s.link]);
+      share = std::min(share, sharing.shared_capacity_[s.link] / lanes_on[s.link]);
     }
     return std::max(floor[i], share * r.lanes);
   }
@@ -330,12 +262,12 @@ struct SliceSweep::Run {
     remaining[i] = std::max(0.0, remaining[i] - rate[i] * (now - since[i]));
     since[i] = now;
     rate[i] = new_rate;
-    events.set(i, now + remaining[i] / rate[i]);
+    events.set({now + remaining[i] / rate[i], i});
   }
 
   // Connection i joins (+1) or leaves (-1) its shared links; the others there move at new rates.
   void share(std::uint32_t i, int sign, double now) {
-    const Route& r = sweep.connections_[i].routes[route[i]];
+    const Route& r = sharing.connections_[i].routes[route[i]];
     for (const SharedLink& s : r.shared) {
       lanes_on[s.link] = static_cast<std::uint32_t>(static_cast<int>(lanes_on[s.link]) +
                                                     sign * static_cast<int>(s.lanes));
@@ -360,10 +292,10 @@ struct SliceSweep::Run {
   // once on the same route keeps its place on the links: no time passes in between, so nobody
   // else's share changes.
   void send(std::uint32_t i, double now) {
-    const Connection& c = sweep.connections_[i];
+    const Connection& c = sharing.connections_[i];
     const auto r = static_cast<std::uint32_t>(next[i] % static_cast<std::int64_t>(c.routes.size()));
     const double wire =
-        std::ceil(static_cast<double>(bytes(i, next[i]).count) * sweep.wire_factor_);
+        std::ceil(static_cast<double>(bytes(i, next[i]).count) * sharing.wire_factor_);
     const bool stays = on_links[i] && route[i] == r && wire > 0.0;
     if (on_links[i] && !stays) {
       on_links[i] = 0;
@@ -378,20 +310,20 @@ struct SliceSweep::Run {
       share(i, +1, now);
     }
     rate[i] = wire > 0.0 ? rate_of(i) : kInfinity;
-    events.set(i, wire > 0.0 ? now + wire / rate[i] : now);
+    events.set({wire > 0.0 ? now + wire / rate[i] : now, i});
   }
 
   void drained(std::uint32_t i, double now) {
-    const double when = now + sweep.connections_[i].routes[route[i]].delay_s;
+    const double when = now + sharing.connections_[i].routes[route[i]].delay_s;
     held[i] = std::max(held[i], when);
-    for (const User& u : sweep.users_[i]) {
+    for (const User& u : sharing.users_[i]) {
       sent[u.slot].emplace_back(next[i], when);
       if (state[u.connection] == State::kBlocked) {
         advance(u.connection, now);
       }
     }
     ++next[i];
-    if (next[i] < sweep.connections_[i].transfers) {
+    if (next[i] < sharing.connections_[i].transfers) {
       const std::optional<double> when_ready = ready(i);
       if (when_ready && *when_ready <= now) {
         send(i, now);
@@ -406,8 +338,8 @@ struct SliceSweep::Run {
   }
 };
 
-std::vector<double> SliceSweep::held_seconds(const std::vector<double>& floor,
-                                             const TransferBytes& bytes) {
+std::vector<double> SliceSharing::held_seconds(const std::vector<double>& floor,
+                                               const TransferBytes& bytes) {
   if (!prepared_) {
     prepare();
   }

@@ -1,5 +1,6 @@
-// File: models/collective/ring_executor.hpp
-// A RingPlan laid over a System, in the two forms the executors run (execution.hpp).
+// File: models/collective/ring_lowering.hpp
+// A RingPlan lowered onto a System: the task DAG or the flow groups that the executors run
+// (execution.hpp).
 //
 // Chunk-accurate (ring_dag, for DagExecutor): every slice transfer of the plan is a task: flows
 // on its hop's route, split evenly over the paths it offers (adaptive-routing lanes), the
@@ -12,17 +13,15 @@
 // (one per path of its routes: queue pairs or adaptive lanes, each carrying an equal share),
 // whose members are the connections, each moving everything it carries in the plan at the
 // group's common rate, the pace of the slowest hop. Once every channel has drained, the
-// channels' times come from the slice sweep (slice_sweep.hpp): every slice of every channel at
-// the share of its links left by the slices crossing them at the same instant, never below its
-// channel's group rate. So the fill and the stalls follow the slices as they meet on the links:
-// channels that drift out of step find their ports shared by fewer, channels that cross a node
-// in step queue behind each other. The per-connection recurrence (pipeline_time.hpp), each hop
-// at the group's rate or, where faster, at an even share of its links among every connection
-// that crosses them, times the channels instead where the sweep cannot move the result by more
-// than kSweepTolerance (most bandwidth-bound rings) and, in closed form, for rings of more than
-// kSliceSweepLimit slice transfers. Cost: one flow per connection and path, whatever the size,
-// plus the recurrence (one step per slice transfer, or per connection in closed form) and,
-// where it runs, the sweep (an event per slice start and drain, about a microsecond each).
+// channels' times come from the timing of channel_timing.hpp: slice sharing of every slice of
+// every channel, position p forwarding at step s what position p - 1 sent at step s - 1, so that
+// the fill and the stalls follow the slices as they meet on the links (channels that drift out
+// of step find their ports shared by fewer, channels that cross a node in step queue behind
+// each other); or, where that cannot matter, the per-connection recurrence (pipeline_time.hpp),
+// in closed form for rings of more than kSliceSharingLimit slice transfers. Cost: one flow per
+// connection and path, whatever the size, plus the recurrence (one step per slice transfer, or
+// per connection in closed form) and, where it runs, slice sharing (an event per slice start and
+// drain, about a microsecond each).
 //
 // Both start NCCL's base latency (CollectiveTiming::base_latency) after the executor starts.
 #pragma once

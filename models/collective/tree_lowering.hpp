@@ -1,6 +1,6 @@
-// File: models/collective/tree_executor.hpp
-// A TreePlan laid over a System, in the two forms the executors run (execution.hpp), as rings
-// run (ring_executor.hpp).
+// File: models/collective/tree_lowering.hpp
+// A TreePlan lowered onto a System: the task DAG or the flow groups that the executors run
+// (execution.hpp), as rings are (ring_lowering.hpp).
 //
 // Chunk-accurate (tree_dag, for DagExecutor): every chunk transfer of the plan is a task: flows
 // on the edge's route (split over its adaptive-routing lanes; consecutive chunks of an edge
@@ -9,17 +9,15 @@
 //
 // Pipelined (tree_pipeline, for GroupPipelineExecutor): each channel is flow groups whose members
 // are its 2(n-1) edges, each carrying the channel's bytes, so they all move at rho, the pace of
-// the slowest. Once every channel has drained, the channels' times come from the slice sweep
-// (slice_sweep.hpp): every chunk of every channel's edges, each edge forwarding up what all its
-// children sent up and down what its parent sent down (the root's children what the root
-// reduced), at the share of its links left by the chunks crossing them at the same instant,
-// never below rho. A channel of few chunks sends in waves, up the tree level by level and down
-// again, and its chunks meet the other channels' only where those waves overlap; where a port
-// stays busy the sweep keeps it busy, so the fill overlaps the other channels' drain.
-//
-// The recurrence, each edge at rho or, where faster, at an even share of its links among all
-// edges (a long pipeline's view), times the channels instead where the sweep cannot move the
-// result by more than kSweepTolerance and for trees of more than kSliceSweepLimit chunk transfers.
+// the slowest. Once every channel has drained, the channels' times come from the timing of
+// channel_timing.hpp: slice sharing of every chunk of every channel's edges, each edge
+// forwarding up what all its children sent up and down what its parent sent down (the root's
+// children what the root reduced), never below rho. A channel of few chunks sends in waves, up
+// the tree level by level and down again, and its chunks meet the other channels' only where
+// those waves overlap; where a port stays busy, sharing keeps it busy, so the fill overlaps the
+// other channels' drain. Where sharing cannot matter, or for trees of more than
+// kSliceSharingLimit chunk transfers, the recurrence times the channels, each edge at rho or,
+// where faster, at an even share of its links among all edges (a long pipeline's view).
 // With tau_x = chunk / pace of x's edge and d_x the edge's delay (hop latency + its path's
 // latency),
 //   up(x)   = max(up'(x),   max over children y of up(y) + d_y) + tau_x
@@ -30,7 +28,7 @@
 // leaf-root-leaf path of H edges: the drain time plus the pipeline's fill.
 //
 // Cost: one flow per edge and path, whatever the size, plus the recurrence (a step per chunk
-// transfer) and, where it runs, the sweep (an event per chunk start and drain).
+// transfer) and, where it runs, slice sharing (an event per chunk start and drain).
 //
 // Edges: inside a node over NVLink (or PCIe), between nodes head to head over the head GPU's
 // NIC at both ends (trees are symmetric: the same NIC to enter and leave).

@@ -1,8 +1,9 @@
-// File: models/collective/slice_sweep.hpp
-// SliceSweep: when each connection of a pipelined plan (a ring's hops, a tree's edges) has its
-// last transfer held, with every transfer moving at the share of its links that the transfers
-// crossing them at the same instant leave it, all channels together. The pipelined execution's
-// timing (group_pipeline.hpp) for plans small enough to walk transfer by transfer.
+// File: models/collective/slice_sharing.hpp
+// SliceSharing: when each connection of a pipelined plan (a ring's hops, a tree's edges) has its
+// last transfer held, every channel's slices moving together, each at the share of its links
+// that the transfers crossing them at the same instant leave it: processor sharing. The
+// pipelined execution's timing (channel_timing.hpp) for plans small enough to walk transfer by
+// transfer.
 //
 // The model. A connection sends its transfers one at a time, in order. Transfer t may start once
 // the connection has drained transfer t - 1 and, where it forwards data, once every input
@@ -14,8 +15,8 @@
 // protocol's cap, and never below `floor`: the rate the flow groups found with every connection
 // of the collective sending at once. Where some of a link's flows are held back on other links,
 // max-min gives the rest more than an even share, which even shares miss; the floor keeps that
-// rate, as the pipelined execution's pace of a connection always was (ring_executor.hpp). The
-// rates change only when a transfer starts or drains, so the sweep is an event loop over those
+// rate, as the pipelined execution's pace of a connection always was (ring_lowering.hpp). The
+// rates change only when a transfer starts or drains, so the sharing is an event loop over those
 // instants, with no time step: the chunk-accurate run's dynamics (transfer_dag.hpp), with even
 // shares and the flow groups' rate in place of one max-min solve per event.
 //
@@ -43,25 +44,26 @@
 
 namespace railsim::models {
 
-// Plans with up to this many transfers may be timed by the sweep; longer ones by their
-// algorithm's per-connection recurrence or its closed form (ring_executor.hpp,
-// tree_executor.hpp).
-inline constexpr std::int64_t kSliceSweepLimit = 20'000'000;
+// Plans with up to this many transfers may be timed by slice sharing; longer ones by their
+// algorithm's per-connection recurrence or its closed form (channel_timing.hpp).
+inline constexpr std::int64_t kSliceSharingLimit = 20'000'000;
 
 // No connection moves below its floor, so, the timing being monotone in every transfer's
-// duration, the sweep lands between a channel's lower bound (its drain) and the per-connection
-// recurrence with every connection at its floor. Where those two are this close for every
-// channel, the sweep cannot move the result by more, and the executors skip it: most
-// bandwidth-bound plans, whose fill and stalls are a small part of their time.
-inline constexpr double kSweepTolerance = 0.005;
+// duration, slice sharing lands between a channel's lower bound (its drain) and the
+// per-connection recurrence with every connection at its floor. Where those two are this close
+// for every channel, sharing cannot move the result by more, and the channels' timing skips it
+// (channel_timing.hpp): most bandwidth-bound plans, whose fill and stalls are a small part of
+// their time.
+inline constexpr double kSliceSharingTolerance = 0.005;
 
-struct SweepRoute {
+struct SharingRoute {
   std::vector<std::vector<sim::LinkId>> lanes;  // at least one; the bytes split evenly
   double delay_s = 0.0;                         // drained -> held by the receiver
 };
 
-struct SweepConnection {
-  std::vector<SweepRoute> routes;  // at least one: transfer t takes route t mod count (queue pairs)
+struct SharingConnection {
+  std::vector<SharingRoute>
+      routes;  // at least one: transfer t takes route t mod count (queue pairs)
   std::int64_t transfers = 0;
   // Transfer t forwards what every input sent as its transfer t - offset, when t mod period >=
   // offset (always when period is 0); otherwise it waits on nothing but the connection.
@@ -74,16 +76,16 @@ struct SweepConnection {
 // The payload bytes of transfer t of a connection.
 using TransferBytes = std::function<sim::Bytes(std::size_t connection, std::int64_t transfer)>;
 
-class SliceSweep {
+class SliceSharing {
  public:
   // Keeps the connections and the links' capacities as `network` has them now. Which links can
-  // bind is worked out on the first held_seconds: most plans never need the sweep
-  // (kSweepTolerance), and that analysis costs more than the recurrence that rules it out.
+  // bind is worked out on the first held_seconds: most plans never need the sharing run
+  // (kSliceSharingTolerance), and that analysis costs more than the recurrence that rules it out.
   // Payload moves as wire_factor wire bytes per byte (rounded up per transfer, as the chunk run
   // sends it).
-  SliceSweep(const sim::FlowNetwork& network,
-             std::vector<SweepConnection> connections,
-             double wire_factor);
+  SliceSharing(const sim::FlowNetwork& network,
+               std::vector<SharingConnection> connections,
+               double wire_factor);
 
   // Seconds from the common start until each connection's last transfer is held (0 for one with
   // no transfer), with connection i never slower than floor[i] payload B/s.
@@ -117,8 +119,8 @@ class SliceSweep {
     std::uint32_t first_slot = 0;  // its inputs' FIFOs
   };
 
-  std::vector<SweepConnection> kept_;  // until prepare()
-  std::vector<double> link_capacity_;  // per link, wire B/s, as constructed; until prepare()
+  std::vector<SharingConnection> kept_;  // until prepare()
+  std::vector<double> link_capacity_;    // per link, wire B/s, as constructed; until prepare()
   std::size_t connection_count_ = 0;
   bool prepared_ = false;
 

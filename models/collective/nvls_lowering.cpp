@@ -1,6 +1,6 @@
-// File: models/collective/nvls_executor.cpp
+// File: models/collective/nvls_lowering.cpp
 // NVSwitch operations as grouped flows on the GPUs' switch ports.
-#include "models/collective/nvls_executor.hpp"
+#include "models/collective/nvls_lowering.hpp"
 
 #include "sim/assert.hpp"
 #include "sim/index.hpp"

@@ -1,16 +1,17 @@
-// File: models/collective/tree_executor.cpp
-// A tree plan as a task DAG and as flow groups timed by the tree's recurrence (see the header).
-#include "models/collective/tree_executor.hpp"
+// File: models/collective/tree_lowering.cpp
+// A tree plan as a task DAG, and as flow groups with the tree's side of their timing (see the
+// header).
+#include "models/collective/tree_lowering.hpp"
 
+#include "models/collective/channel_timing.hpp"
 #include "models/collective/connection_routes.hpp"
 #include "models/collective/ring_layout.hpp"
-#include "models/collective/slice_sweep.hpp"
 #include "sim/index.hpp"
 
 #include <algorithm>
-#include <cmath>
-#include <limits>
+#include <memory>
 #include <optional>
+#include <span>
 
 namespace railsim::models {
 namespace {
@@ -39,7 +40,7 @@ struct EdgeValues {
   double& of(int rank, bool is_up) { return is_up ? up[at(rank)] : down[at(rank)]; }
 };
 
-// The recurrence of tree_executor.hpp for one channel, in seconds from its first send, with
+// The recurrence of tree_lowering.hpp for one channel, in seconds from its first send, with
 // each edge's seconds per payload byte and delay.
 double tree_channel_seconds(const TreePlan& plan,
                             int channel,
@@ -116,86 +117,37 @@ struct TreeEdges {
   }
 };
 
-// What the channels' timing needs, kept by the channel-times function.
-struct TreeChannels {
+// The tree's side of its channels' timing (channel_timing.hpp). A channel's connections are its
+// edges in for_each_edge order.
+struct TreeChannels final : ChannelModel {
   TreePlan plan;
-  std::vector<EdgeValues> delay_s;  // per channel
-  // Per channel, in for_each_edge order: payload B/s at an even share of its links, all sending.
-  std::vector<std::vector<double>> even_rate;
-  std::optional<SliceSweep> sweep;      // unless the tree is too large to sweep
-  std::vector<std::size_t> first_edge;  // per channel and one past: its edges' sweep indices
-  std::vector<std::vector<sim::Bytes>> chunks;  // per channel: TreePlan::loop_chunks, for the sweep
+  std::vector<EdgeValues> delay_s;              // per channel
+  std::vector<std::vector<sim::Bytes>> chunks;  // per channel: TreePlan::loop_chunks, to share
 
-  // Channel c's time by the recurrence, each edge at the groups' pace or, with `even`, at its
-  // even share of its links where that is faster.
-  double recurrence_seconds(int c, double group, bool even) const {
-    EdgeValues seconds_per_byte(plan.ranks());
+  double recurrence_seconds(int c, std::span<const double> seconds_per_byte) const override {
+    EdgeValues per_edge(plan.ranks());
     std::size_t e = 0;
-    for_each_edge(plan, c, [&](int rank, bool up) {
-      const double rate = even ? std::max(group, even_rate[at(c)][e]) : group;
-      ++e;
-      seconds_per_byte.of(rank, up) = std::isfinite(rate) ? 1.0 / rate : 0.0;
-    });
-    return tree_channel_seconds(plan, c, seconds_per_byte, delay_s[at(c)]);
+    for_each_edge(plan, c,
+                  [&](int rank, bool up) { per_edge.of(rank, up) = seconds_per_byte[e++]; });
+    return tree_channel_seconds(plan, c, per_edge, delay_s[at(c)]);
   }
 
-  // Each channel's time from its first send, never less than its drain (nothing is delivered
-  // before the last byte has left): by the slice sweep with the groups' pace (the channel's
-  // bytes over its drain time) as every edge's floor, unless that cannot matter (slice_sweep.hpp,
-  // kSweepTolerance) or the tree is too large to sweep; then by the recurrence.
-  std::vector<sim::Duration> channel_times(const std::vector<sim::Duration>& drains) {
-    const std::size_t channels = drains.size();
-    std::vector<double> group_rate(channels);
-    std::vector<double> seconds(channels);
-    bool swept = false;
-    for (std::size_t c = 0; c < channels; ++c) {
-      const auto channel = static_cast<int>(c);
-      const double drain_s = sim::to_seconds(drains[c]);
-      group_rate[c] = drain_s > 0.0
-                          ? static_cast<double>(plan.channel_bytes(channel).count) / drain_s
-                          : std::numeric_limits<double>::infinity();
-      // The sweep moves no edge slower than the groups' pace, so it lands between the drain
-      // and the recurrence at that pace.
-      swept = swept || (sweep && recurrence_seconds(channel, group_rate[c], false) >
-                                     (1.0 + kSweepTolerance) * drain_s);
-    }
-    if (!swept) {
-      for (std::size_t c = 0; c < channels; ++c) {
-        seconds[c] = recurrence_seconds(static_cast<int>(c), group_rate[c], true);
-      }
-    } else {
-      std::vector<double> floor(sweep->connection_count());
-      for (std::size_t c = 0; c < channels; ++c) {
-        std::fill(floor.begin() + static_cast<std::ptrdiff_t>(first_edge[c]),
-                  floor.begin() + static_cast<std::ptrdiff_t>(first_edge[c + 1]), group_rate[c]);
-      }
-      const std::vector<double> held =
-          sweep->held_seconds(floor, [this](std::size_t i, std::int64_t t) {
-            const auto c = static_cast<std::size_t>(
-                std::upper_bound(first_edge.begin(), first_edge.end(), i) - first_edge.begin() - 1);
-            return chunks[c][static_cast<std::size_t>(t)];
-          });
-      for (std::size_t c = 0; c < channels; ++c) {
-        seconds[c] =
-            *std::max_element(held.begin() + static_cast<std::ptrdiff_t>(first_edge[c]),
-                              held.begin() + static_cast<std::ptrdiff_t>(first_edge[c + 1]));
-      }
-    }
-    std::vector<sim::Duration> times(channels);
-    for (std::size_t c = 0; c < channels; ++c) {
-      times[c] = std::max(drains[c], sim::seconds(seconds[c]));
-    }
-    return times;
+  // Nothing is delivered before the last byte has left.
+  sim::Duration lower_bound(int /*channel*/, sim::Duration drain) const override { return drain; }
+
+  // Every edge sends the channel's chunks in order.
+  sim::Bytes transfer_bytes(int c, int /*edge*/, std::int64_t t) const override {
+    return chunks[at(c)][static_cast<std::size_t>(t)];
   }
 };
 
-// The sweep's connections of channel c (for_each_edge order, from index `first`): each edge's
+// Slice sharing's connections of channel c (for_each_edge order, from index `first`): each edge's
 // chunks, forwarding up what its children sent up, down what its parent sent down (at the
 // root's children, what the root's children sent up: the root's reduce).
-void add_swept_edges(const TreePlan& plan,
-                     int c,
-                     std::size_t first,
-                     std::vector<SweepConnection>& edges) {
+void add_shared_edges(const TreePlan& plan,
+                      int c,
+                      std::size_t first,
+                      std::vector<SharingConnection>& edges) {
   const RankTree& tree = plan.trees[at(c)];
   std::vector<std::uint32_t> up_index(at(plan.ranks()));
   std::vector<std::uint32_t> down_index(at(plan.ranks()));
@@ -213,7 +165,7 @@ void add_swept_edges(const TreePlan& plan,
   const auto chunks = static_cast<std::int64_t>(plan.loop_chunks(c).size());
   e = first;
   for_each_edge(plan, c, [&](int rank, bool up) {
-    SweepConnection& edge = edges[e++];
+    SharingConnection& edge = edges[e++];
     edge.transfers = chunks;
     const int parent = tree.parent[at(rank)];
     if (up) {
@@ -261,75 +213,48 @@ GroupPipeline tree_pipeline(const System& system,
                             const CollectiveTiming& timing,
                             bool traced) {
   TreeEdges edges(system, plan, timing);
-  TreeChannels tree;
-  const bool swept = plan.transfer_count() <= kSliceSweepLimit;
-  std::vector<SweepConnection> swept_edges;
+  auto tree = std::make_unique<TreeChannels>();
+  const bool shared = plan.transfer_count() <= kSliceSharingLimit;
+  std::vector<SharingConnection> sharing;
+  std::vector<sim::Bytes> most;  // every edge carries the channel's bytes
   GroupPipeline pipeline;
   pipeline.channels.resize(at(plan.channels()));
-  tree.first_edge.push_back(0);
   for (int c = 0; c < plan.channels(); ++c) {
-    EdgeValues& delay = tree.delay_s.emplace_back(plan.ranks());
+    EdgeValues& delay = tree->delay_s.emplace_back(plan.ranks());
+    const std::size_t first = sharing.size();
     std::vector<std::vector<std::uint32_t>> flat_paths;
     std::vector<TraceSender> senders;
-    std::size_t subs = 1;
     for_each_edge(plan, c, [&](int rank, bool up) {
       const RingHop hop = edges.hop(c, rank, up);
-      flat_paths.push_back(edges.routes.all_paths(TreeEdges::key(plan, c, rank, up), c, hop));
-      subs = std::max(subs, flat_paths.back().size());
-      SweepConnection swept_edge;
-      swept_edge.cap = timing.connection_cap.bytes_per_s;
-      sim::Duration longest{};
-      for (int q = 0; q < (hop.inter_node ? timing.qps() : 1); ++q) {
-        const auto lanes = edges.routes.paths(edges.route(c, rank, up, q));
-        const sim::Duration latency = path_latency(network, lanes);
-        longest = std::max(longest, latency);
-        if (swept) {
-          swept_edge.routes.push_back(
-              {{lanes.begin(), lanes.end()},
-               sim::to_seconds(timing.hop_latency(hop.inter_node) + latency)});
-        }
-      }
-      delay.of(rank, up) = sim::to_seconds(timing.hop_latency(hop.inter_node) + longest);
-      if (swept) {
-        swept_edges.push_back(std::move(swept_edge));
+      const std::size_t key = TreeEdges::key(plan, c, rank, up);
+      flat_paths.push_back(edges.routes.all_paths(key, c, hop));
+      TimedConnection timed = timed_connection(edges.routes, network, timing, key, c, hop, shared);
+      delay.of(rank, up) = sim::to_seconds(timed.delay);
+      if (shared) {
+        sharing.push_back(std::move(timed.sharing));
       }
       if (traced) {
         senders.push_back({hop.src, c, hop.dst, plan.channel_bytes(c).count});
       }
     });
-    if (swept) {
-      add_swept_edges(plan, c, tree.first_edge.back(), swept_edges);
-      tree.first_edge.push_back(swept_edges.size());
-      tree.chunks.push_back(plan.loop_chunks(c));
+    if (shared) {
+      add_shared_edges(plan, c, first, sharing);
+      tree->chunks.push_back(plan.loop_chunks(c));
     }
-    // Sub-pipeline j takes path j mod (that edge's count) on each edge, so every path carries
-    // an equal share, as ring channels split over queue pairs and lanes.
-    const sim::Bytes wire = wire_bytes(plan.channel_bytes(c), timing.wire_factor);
-    for (std::size_t j = 0; j < subs; ++j) {
-      PipelineGroup group;
-      group.cap = timing.flow_cap(subs);
-      group.members.reserve(flat_paths.size());
-      for (const std::vector<std::uint32_t>& flat : flat_paths) {
-        group.members.push_back({flat[j % flat.size()], even_share(wire, subs, j)});
-      }
-      pipeline.channels[at(c)].push_back(std::move(group));
-    }
+    most.push_back(plan.channel_bytes(c));
+    pipeline.channels[at(c)] = connection_groups(
+        flat_paths, std::vector<sim::Bytes>(flat_paths.size(), plan.channel_bytes(c)), timing);
     if (traced) {
       pipeline.senders.push_back(std::move(senders));
     }
   }
   pipeline.paths = edges.routes.take_paths();
-  // As if every edge sent at once, up and down and at every level: a long pipeline's view.
-  tree.even_rate =
-      even_share_rates(network, pipeline, timing.wire_factor, timing.connection_cap, false);
-  if (swept) {
-    tree.sweep.emplace(network, std::move(swept_edges), timing.wire_factor);
-  }
-  tree.plan = std::move(plan);
-  pipeline.channel_times = [tree =
-                                std::move(tree)](const std::vector<sim::Duration>& drains) mutable {
-    return tree.channel_times(drains);
-  };
+  tree->plan = std::move(plan);
+  // Even shares as if every edge sent at once, up and down and at every level: a long
+  // pipeline's view.
+  pipeline.channel_times =
+      connection_channel_times(network, pipeline, timing, false, std::move(tree), std::move(most),
+                               shared ? std::optional(std::move(sharing)) : std::nullopt);
   return pipeline;
 }
 

@@ -1,0 +1,115 @@
+// File: models/collective/channel_timing.cpp
+// Slice sharing or the algorithm's recurrence, channel by channel (see the header).
+#include "models/collective/channel_timing.hpp"
+
+#include "sim/assert.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <utility>
+
+namespace railsim::models {
+
+ChannelTiming::ChannelTiming(std::unique_ptr<const ChannelModel> model,
+                             std::vector<sim::Bytes> most,
+                             std::vector<std::vector<double>> even_rate,
+                             std::optional<SliceSharing> sharing)
+    : model_(std::move(model)),
+      most_(std::move(most)),
+      even_rate_(std::move(even_rate)),
+      sharing_(std::move(sharing)) {
+  RAILSIM_ASSERT(model_, "a channel timing has its algorithm's model");
+  RAILSIM_ASSERT(most_.size() == even_rate_.size(),
+                 "the busiest bytes and even shares per channel");
+  first_.push_back(0);
+  for (std::size_t c = 0; c < even_rate_.size(); ++c) {
+    first_.push_back(first_.back() + even_rate_[c].size());
+    channel_of_.insert(channel_of_.end(), even_rate_[c].size(), static_cast<std::uint32_t>(c));
+  }
+  RAILSIM_ASSERT(!sharing_ || sharing_->connection_count() == first_.back(),
+                 "slice sharing holds every connection of every channel");
+}
+
+double ChannelTiming::recurrence_seconds(std::size_t channel, double floor, bool even) const {
+  const std::vector<double>& even_rate = even_rate_[channel];
+  std::vector<double> seconds_per_byte(even_rate.size());
+  for (std::size_t p = 0; p < seconds_per_byte.size(); ++p) {
+    const double rate = even ? std::max(floor, even_rate[p]) : floor;
+    seconds_per_byte[p] = std::isfinite(rate) ? 1.0 / rate : 0.0;
+  }
+  return model_->recurrence_seconds(static_cast<int>(channel), seconds_per_byte);
+}
+
+std::vector<double> ChannelTiming::shared_seconds(const std::vector<double>& floor) {
+  std::vector<double> connection_floor(channel_of_.size());
+  for (std::size_t i = 0; i < connection_floor.size(); ++i) {
+    connection_floor[i] = floor[channel_of_[i]];
+  }
+  const std::vector<double> held =
+      sharing_->held_seconds(connection_floor, [this](std::size_t i, std::int64_t t) {
+        const std::uint32_t c = channel_of_[i];
+        return model_->transfer_bytes(static_cast<int>(c), static_cast<int>(i - first_[c]), t);
+      });
+  std::vector<double> seconds(floor.size(), 0.0);
+  for (std::size_t i = 0; i < held.size(); ++i) {
+    seconds[channel_of_[i]] = std::max(seconds[channel_of_[i]], held[i]);
+  }
+  return seconds;
+}
+
+std::vector<sim::Duration> ChannelTiming::channel_times(const std::vector<sim::Duration>& drains) {
+  const std::size_t channels = drains.size();
+  RAILSIM_ASSERT(channels == most_.size(), "a drain time per channel");
+  // The floor: what the channel's busiest connection moved over its drain time.
+  std::vector<double> floor(channels);
+  for (std::size_t c = 0; c < channels; ++c) {
+    const double drain_s = sim::to_seconds(drains[c]);
+    floor[c] = drain_s > 0.0 ? static_cast<double>(most_[c].count) / drain_s
+                             : std::numeric_limits<double>::infinity();
+  }
+  bool shared = false;
+  for (std::size_t c = 0; sharing_ && !shared && c < channels; ++c) {
+    // Sharing moves no connection below its floor, so it lands between the lower bound and the
+    // recurrence at the floor.
+    const sim::Duration bound = model_->lower_bound(static_cast<int>(c), drains[c]);
+    shared = recurrence_seconds(c, floor[c], false) >
+             (1.0 + kSliceSharingTolerance) * sim::to_seconds(bound);
+  }
+  std::vector<double> seconds(channels, 0.0);
+  if (shared) {
+    seconds = shared_seconds(floor);
+  } else {
+    for (std::size_t c = 0; c < channels; ++c) {
+      seconds[c] = recurrence_seconds(c, floor[c], true);
+    }
+  }
+  std::vector<sim::Duration> times(channels);
+  for (std::size_t c = 0; c < channels; ++c) {
+    times[c] =
+        std::max(model_->lower_bound(static_cast<int>(c), drains[c]), sim::seconds(seconds[c]));
+  }
+  return times;
+}
+
+ChannelTimes connection_channel_times(const sim::FlowNetwork& network,
+                                      const GroupPipeline& pipeline,
+                                      const CollectiveTiming& timing,
+                                      bool positions_apart,
+                                      std::unique_ptr<const ChannelModel> model,
+                                      std::vector<sim::Bytes> most,
+                                      std::optional<std::vector<SharingConnection>> sharing) {
+  std::vector<std::vector<double>> even_rate = even_share_rates(
+      network, pipeline, timing.wire_factor, timing.connection_cap, positions_apart);
+  std::optional<SliceSharing> shared;
+  if (sharing) {
+    shared.emplace(network, std::move(*sharing), timing.wire_factor);
+  }
+  // Shared, since a ChannelTimes is copyable; the executor calls it once.
+  auto policy = std::make_shared<ChannelTiming>(std::move(model), std::move(most),
+                                                std::move(even_rate), std::move(shared));
+  return
+      [policy](const std::vector<sim::Duration>& drains) { return policy->channel_times(drains); };
+}
+
+}  // namespace railsim::models

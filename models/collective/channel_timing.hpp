@@ -1,0 +1,95 @@
+// File: models/collective/channel_timing.hpp
+// ChannelTiming: how long each channel of a pipelined plan made of connections (a ring's hops, a
+// tree's edges) takes once its flow groups have drained (group_pipeline.hpp): one policy for
+// every such algorithm, each of which supplies only what differs, as a ChannelModel: its
+// per-connection recurrence for a channel, the least time a channel can take, and the bytes of
+// each transfer of a connection.
+//
+// The policy. A channel's flow groups moved its busiest connection's bytes in its drain time:
+// that pace is the floor no connection of the channel falls below. Slice sharing
+// (slice_sharing.hpp) moves every channel's transfers together, each at the share of its links
+// left by the transfers crossing them at the same instant, never below its floor; the timing being
+// monotone in every transfer's duration, its result lies between a channel's lower bound and the
+// recurrence with every connection at its floor. Where those two are within
+// kSliceSharingTolerance for every channel (most bandwidth-bound plans), or the plan has more than
+// kSliceSharingLimit transfers, the recurrence times the channels instead, each connection at the
+// floor or, where faster, at an even share of its links among all the connections that cross
+// them (a long pipeline's view). No channel takes less than its lower bound.
+#pragma once
+
+#include "models/collective/collective_timing.hpp"
+#include "models/collective/group_pipeline.hpp"
+#include "models/collective/slice_sharing.hpp"
+#include "sim/bytes.hpp"
+#include "sim/flow_network.hpp"
+#include "sim/time.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace railsim::models {
+
+// What an algorithm tells the policy about its channels. Connections are numbered within a
+// channel in the order of its flow groups' members (even_share_rates' positions), which is also
+// the order slice sharing lists them, channel by channel.
+class ChannelModel {
+ public:
+  virtual ~ChannelModel() = default;
+
+  // Seconds from channel c's first send until its last transfer is held, by the algorithm's
+  // per-connection recurrence (or its closed form), connection p sending seconds_per_byte[p]
+  // seconds per payload byte (0 where it takes no time).
+  virtual double recurrence_seconds(int channel,
+                                    std::span<const double> seconds_per_byte) const = 0;
+
+  // What channel c cannot beat when its flow groups drained in `drain`.
+  virtual sim::Duration lower_bound(int channel, sim::Duration drain) const = 0;
+
+  // The payload bytes of transfer t of connection p of channel c, in the order p sends them.
+  virtual sim::Bytes transfer_bytes(int channel, int connection, std::int64_t transfer) const = 0;
+};
+
+class ChannelTiming {
+ public:
+  // `most`: per channel, the payload its busiest connection carries. `even_rate`: per channel and
+  // connection, payload B/s at an even share of its links. `sharing`: every channel's
+  // connections, or nullopt for a plan of more than kSliceSharingLimit transfers.
+  ChannelTiming(std::unique_ptr<const ChannelModel> model,
+                std::vector<sim::Bytes> most,
+                std::vector<std::vector<double>> even_rate,
+                std::optional<SliceSharing> sharing);
+
+  // Each channel's time from its first send, given its groups' drain time.
+  std::vector<sim::Duration> channel_times(const std::vector<sim::Duration>& drains);
+
+ private:
+  // Channel c's recurrence, each connection at `floor` payload B/s or, with `even`, at its even
+  // share where that is faster.
+  double recurrence_seconds(std::size_t channel, double floor, bool even) const;
+
+  // Channel c's time by slice sharing, all channels at once, each connection above its floor.
+  std::vector<double> shared_seconds(const std::vector<double>& floor);
+
+  std::unique_ptr<const ChannelModel> model_;
+  std::vector<sim::Bytes> most_;
+  std::vector<std::vector<double>> even_rate_;
+  std::optional<SliceSharing> sharing_;
+  std::vector<std::size_t> first_;         // per channel and one past: its first connection
+  std::vector<std::uint32_t> channel_of_;  // per connection of the plan
+};
+
+// The timing of a pipeline whose groups' members are connections: their even shares as
+// even_share_rates gives them (`positions_apart` for a chain that fills from its first hop), and
+// slice sharing over `sharing` (in `network` as it is now) unless nullopt.
+ChannelTimes connection_channel_times(const sim::FlowNetwork& network,
+                                      const GroupPipeline& pipeline,
+                                      const CollectiveTiming& timing,
+                                      bool positions_apart,
+                                      std::unique_ptr<const ChannelModel> model,
+                                      std::vector<sim::Bytes> most,
+                                      std::optional<std::vector<SharingConnection>> sharing);
+
+}  // namespace railsim::models

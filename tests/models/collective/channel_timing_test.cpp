@@ -1,0 +1,128 @@
+// File: tests/models/collective/channel_timing_test.cpp
+// The channels' timing policy with a stand-in algorithm whose recurrence is the bytes at each
+// connection's pace plus a fixed stall: slice sharing where the recurrence at the floor could
+// differ from it by more than the tolerance, the recurrence at even shares otherwise, never
+// below the lower bound.
+#include "models/collective/channel_timing.hpp"
+
+#include "sim/simulator.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <span>
+#include <utility>
+#include <vector>
+
+namespace railsim::models {
+namespace {
+
+constexpr std::int64_t kTransferBytes = 100;
+
+// Every connection sends one 100-byte transfer; a channel's recurrence is its slowest
+// connection's 100 bytes plus `stall_s`. Records in `asked`, which outlives the model, the
+// (channel, connection) of each transfer slice sharing asked for.
+struct StallModel final : ChannelModel {
+  double stall_s = 0.0;
+  std::vector<std::pair<int, int>>* asked = nullptr;
+
+  double recurrence_seconds(int /*channel*/,
+                            std::span<const double> seconds_per_byte) const override {
+    double slowest = 0.0;
+    for (const double spb : seconds_per_byte) {
+      slowest = std::max(slowest, spb);
+    }
+    return kTransferBytes * slowest + stall_s;
+  }
+
+  sim::Duration lower_bound(int /*channel*/, sim::Duration drain) const override { return drain; }
+
+  sim::Bytes transfer_bytes(int channel, int connection, std::int64_t /*transfer*/) const override {
+    asked->emplace_back(channel, connection);
+    return sim::bytes(kTransferBytes);
+  }
+};
+
+struct OneLink {
+  sim::Simulator simulator;
+  sim::FlowNetwork network{simulator};
+  sim::LinkId link = network.add_link({sim::bytes_per_s(100.0), sim::Duration{}, "link"});
+
+  // Channel c has connections[c] connections; each one's transfer crosses the same 100 B/s link.
+  std::optional<SliceSharing> sharing(const std::vector<int>& connections) {
+    std::vector<SharingConnection> all;
+    for (const int count : connections) {
+      for (int p = 0; p < count; ++p) {
+        SharingConnection& c = all.emplace_back();
+        c.routes = {{{{link}}, 0.0}};
+        c.transfers = 1;
+      }
+    }
+    return SliceSharing(network, std::move(all), 1.0);
+  }
+};
+
+std::vector<sim::Duration> times(std::unique_ptr<StallModel> model,
+                                 const std::vector<int>& connections,
+                                 double even_rate,
+                                 std::optional<SliceSharing> sharing,
+                                 sim::Duration drain) {
+  std::vector<std::vector<double>> even;
+  for (const int count : connections) {
+    even.emplace_back(static_cast<std::size_t>(count), even_rate);
+  }
+  ChannelTiming timing(std::move(model),
+                       std::vector<sim::Bytes>(connections.size(), sim::bytes(kTransferBytes)),
+                       std::move(even), std::move(sharing));
+  return timing.channel_times(std::vector<sim::Duration>(connections.size(), drain));
+}
+
+TEST(ChannelTiming, TheRecurrenceTimesChannelsThatSharingCannotMoveByMoreThanTheTolerance) {
+  // Drained in 1 s, so the floor is 100 B/s; the recurrence there takes 1.004 s, within 0.5% of
+  // the lower bound, so it times the channel (at even shares no faster than the floor).
+  OneLink links;
+  auto model = std::make_unique<StallModel>();
+  model->stall_s = 0.004;
+  std::vector<std::pair<int, int>> asked;
+  model->asked = &asked;
+  const auto result = times(std::move(model), {1}, 50.0, links.sharing({1}), sim::seconds(1.0));
+  EXPECT_EQ(result, (std::vector<sim::Duration>{sim::seconds(1.004)}));
+  EXPECT_TRUE(asked.empty());
+}
+
+TEST(ChannelTiming, SharingTimesChannelsWhereTheRecurrenceMightDifferMore) {
+  // A stall of 0.5 s could matter: slice sharing times both channels. Three connections share
+  // the link, each with its floor of 100 B/s (100 bytes drained in 1 s), so each moves at its
+  // floor and is held at 1 s; every channel's connection was asked for its transfer once.
+  OneLink links;
+  auto model = std::make_unique<StallModel>();
+  model->stall_s = 0.5;
+  std::vector<std::pair<int, int>> asked;
+  model->asked = &asked;
+  const auto result =
+      times(std::move(model), {1, 2}, 50.0, links.sharing({1, 2}), sim::seconds(1.0));
+  EXPECT_EQ(result, (std::vector<sim::Duration>{sim::seconds(1.0), sim::seconds(1.0)}));
+  EXPECT_EQ(asked, (std::vector<std::pair<int, int>>{{0, 0}, {1, 0}, {1, 1}}));
+}
+
+TEST(ChannelTiming, WithoutSharingTheRecurrenceAtEvenSharesTimesEveryChannel) {
+  // Too many transfers to share: the recurrence at the faster of the floor (200 B/s: 100 bytes
+  // drained in 0.5 s) and the even share (400 B/s), 0.25 s, plus the stall of 0.5 s: above the
+  // lower bound of 0.5 s.
+  auto model = std::make_unique<StallModel>();
+  model->stall_s = 0.5;
+  const auto result = times(std::move(model), {2}, 400.0, std::nullopt, sim::seconds(0.5));
+  EXPECT_EQ(result, (std::vector<sim::Duration>{sim::seconds(0.75)}));
+}
+
+TEST(ChannelTiming, NoChannelTakesLessThanItsLowerBound) {
+  // The recurrence at even shares (1,000 B/s) gives 0.1 s; the channel drained in 1 s.
+  auto model = std::make_unique<StallModel>();
+  const auto result = times(std::move(model), {1}, 1000.0, std::nullopt, sim::seconds(1.0));
+  EXPECT_EQ(result, (std::vector<sim::Duration>{sim::seconds(1.0)}));
+}
+
+}  // namespace
+}  // namespace railsim::models
