@@ -1,6 +1,6 @@
 // File: models/collective/chunking.hpp
 // How NCCL cuts a ring collective's buffer into pieces that move step by step
-// (fabric-facts.md §2.2, nccl:src/include/collectives.h, src/enqueue.cc, src/init.cc).
+// (nccl:src/include/collectives.h, src/enqueue.cc, src/init.cc).
 //
 // A connection has NCCL_STEPS = 8 buffer slots of buffer / 8 bytes each. Per loop, each rank's
 // piece of a channel is at most one chunk (chunk_steps slots); each step of the ring moves that

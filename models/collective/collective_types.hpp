@@ -1,7 +1,7 @@
 // File: models/collective/collective_types.hpp
 // The vocabulary of NCCL collectives: the operation, the algorithm that runs it and the protocol
-// that moves its bytes (fabric-facts.md §2.1-§2.2), with the names users type (NCCL_ALGO and
-// NCCL_PROTO spell them the same way, lower case here).
+// that moves its bytes (nccl:src/include/device.h, src/graph/tuning.cc), with the names users type
+// (NCCL_ALGO and NCCL_PROTO spell them the same way, lower case here).
 #pragma once
 
 #include <array>

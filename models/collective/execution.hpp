@@ -1,7 +1,7 @@
 // File: models/collective/execution.hpp
-// The two ways a collective plan runs on the links (design.md §4, "Flow groups"): chunk-accurate,
-// every chunk a flow (transfer_dag.hpp), or pipelined, each channel flow groups timed by its
-// algorithm's recurrence (group_pipeline.hpp).
+// The two ways a collective plan runs on the links (docs/architecture.md, the flow engine):
+// chunk-accurate, every chunk a flow (transfer_dag.hpp), or pipelined, each channel flow groups
+// timed by its algorithm's recurrence (group_pipeline.hpp).
 #pragma once
 
 #include <string_view>

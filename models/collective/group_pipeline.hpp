@@ -1,11 +1,12 @@
 // File: models/collective/group_pipeline.hpp
-// GroupPipelineExecutor: a collective's pipelined run, whatever algorithm produced it (design.md
-// §4, "Flow groups"). Each channel is flow groups whose members are its connections (or the GPU
-// ports an NVSwitch operation crosses), each moving everything it carries in the plan at the
-// group's common rate: the pace of the channel's slowest hop. When every channel's members have
-// drained, the algorithm's own timing turns those drain times into the channels' times (fill,
-// stalls, hop latencies), all channels at once, since their slices share links; the run is done
-// when every channel is. Cost: one flow per member, whatever the size, plus that timing.
+// GroupPipelineExecutor: a collective's pipelined run, whatever algorithm produced it
+// (docs/architecture.md, the flow engine). Each channel is flow groups whose members are its
+// connections (or the GPU ports an NVSwitch operation crosses), each moving everything it carries
+// in the plan at the group's common rate: the pace of the channel's slowest hop. When every
+// channel's members have drained, the algorithm's own timing turns those drain times into the
+// channels' times (fill, stalls, hop latencies), all channels at once, since their slices share
+// links; the run is done when every channel is. Cost: one flow per member, whatever the size, plus
+// that timing.
 //
 // Traced (collective_trace.hpp), each connection of a channel is one span "pipelined" on its
 // sender's track, from the channel's start to its end.

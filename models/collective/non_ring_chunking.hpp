@@ -1,5 +1,5 @@
 // File: models/collective/non_ring_chunking.hpp
-// How NCCL cuts tree and NVLS collectives into chunks (fabric-facts.md §2.2, nccl:src/enqueue.cc
+// How NCCL cuts tree and NVLS collectives into chunks (nccl:src/enqueue.cc
 // calcCollChunking): unlike rings, they take chunkSteps = sliceSteps = 1, so a chunk is one
 // buffer step moved as one transfer (Simple 512 KiB, LL 32 KiB of payload, LL128 576,000 B of
 // payload), and then shrink the chunk for small messages so that enough chunks are in flight to
@@ -15,7 +15,7 @@
 
 namespace railsim::models {
 
-// NCCL_NVLS_CHUNKSIZE's default (fabric-facts.md §2.2).
+// NCCL_NVLS_CHUNKSIZE's default (nccl:src/transport/nvls.cc).
 inline constexpr sim::Bytes kNvlsChunk = sim::kib(128);
 
 // One buffer step's payload: the chunk of every non-ring algorithm before shrinking.
@@ -28,8 +28,8 @@ constexpr sim::Bytes one_step_chunk(Protocol protocol) {
 // Tree AllReduce's chunk for a call of `bytes` on `channels` channels. Simple and LL keep one
 // step. LL128 halves it while the call has fewer than nsteps x 64 / ppn chunks per channel (down
 // to 128 KiB of wire bytes), then while it has fewer than nsteps x 16 / ppn (down to 32 KiB),
-// with nsteps = 1 + log2(nodes) + 0.1 ppn. fabric-facts.md §2.2 names this halving loop without
-// its constants; these are nccl:src/enqueue.cc's (calcCollChunking, Tree LL128 branch).
+// with nsteps = 1 + log2(nodes) + 0.1 ppn, as nccl:src/enqueue.cc's calcCollChunking (Tree LL128
+// branch) has it.
 inline sim::Bytes tree_chunk(
     Protocol protocol, sim::Bytes bytes, int channels, int nodes, int gpus_per_node) {
   if (protocol != Protocol::kLl128) {
@@ -55,7 +55,7 @@ inline sim::Bytes tree_chunk(
   return sim::bytes(wire / kLineBytes * kLinePayload);
 }
 
-// NVLS's chunk (fabric-facts.md §2.2): NCCL_NVLS_CHUNKSIZE, cut to 64 / 32 / 16 KiB when the call
+// NVLS's chunk (nccl:src/enqueue.cc): NCCL_NVLS_CHUNKSIZE, cut to 64 / 32 / 16 KiB when the call
 // is under 64 / 8 / 2 x concurrent operations x the chunk, the concurrent operations being
 // channels x NVLS heads.
 constexpr sim::Bytes nvls_chunk(sim::Bytes bytes, int channels, int heads) {

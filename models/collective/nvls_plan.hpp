@@ -1,6 +1,6 @@
 // File: models/collective/nvls_plan.hpp
-// NvlsPlan: NCCL's NVLS (NVLink SHARP) collectives on one NVSwitch node as data (fabric-facts.md
-// §2.1, §2.2, §4.1; nccl:src/device/all_reduce.h, src/transport/nvls.cc).
+// NvlsPlan: NCCL's NVLS (NVLink SHARP) collectives on one NVSwitch node as data
+// (nccl:src/device/all_reduce.h, src/transport/nvls.cc).
 //
 // The buffer lives in NVSwitch multicast memory backed by every GPU. Each channel carries
 // size / channels; per loop every GPU is the head of one piece of it (a chunk, or an n-th of

@@ -1,6 +1,6 @@
 // File: models/collective/ring_layout.hpp
-// How NCCL lays its rings over a system (fabric-facts.md §3.3, §3.4): each channel is a ring
-// that crosses each node once, entering on one GPU and leaving on another, and uses one NIC to
+// How NCCL lays its rings over a system (nccl:src/graph/search.cc, paths.cc): each channel is a
+// ring that crosses each node once, entering on one GPU and leaving on another, and uses one NIC to
 // enter and one to leave. NCCL_CROSS_NIC decides whether those are the same rail:
 //   2 (default)  channel c enters node 0 on GPU c and leaves on GPU c+1 (mod G), each through its
 //                own NIC; odd nodes run the ring the other way, entering on GPU c+1 and leaving

@@ -1,7 +1,6 @@
 // File: models/collective/transfer_dag.hpp
 // TransferDag and DagExecutor: a collective's chunk-accurate run as a DAG of tasks over paths of
-// links, whatever algorithm produced it (design.md §3: "a finished Transfer releases its
-// dependants in the DAG").
+// links, whatever algorithm produced it: a delivered transfer releases its dependants.
 //
 // A task is one or more flows started together: one chunk over one connection (split evenly
 // over the paths its route offers), or an NVSwitch operation whose flows on several GPU ports

@@ -1,6 +1,6 @@
 // File: models/collective/tree_plan.hpp
-// TreePlan: NCCL's Tree AllReduce as data, independent of the hardware that runs it (design.md
-// §4, style guide rule 10; fabric-facts.md §2.1, §3.3, nccl:src/graph/trees.cc).
+// TreePlan: NCCL's Tree AllReduce as data, independent of the hardware that runs it
+// (nccl:src/graph/trees.cc, src/graph/connect.cc, src/device/all_reduce.h).
 //
 // Across nodes, a double binary tree: tree 1 is NCCL's in-order binary tree over node indices
 // (node 0 the root with one child, odd nodes the leaves, depth log2(nodes) for a power of two),

@@ -104,8 +104,8 @@ TEST(CollectiveRun, AllGatherAndReduceScatterTakeHalfTheAllReduceTime) {
 }
 
 TEST(CollectiveRun, SmallAllReduceTakesNcclsLatencyFloor) {
-  // 8 B on one node with LL: base 6.6 us + 14 steps x 0.6 us (fabric-facts §2.3) = 15.0 us; the
-  // bytes add nanoseconds. Simple: 8.4 + 14 x 3.4 = 56.0 us.
+  // 8 B on one node with LL: base 6.6 us + 14 steps x 0.6 us (nccl:src/graph/tuning.cc) = 15.0 us;
+  // the bytes add nanoseconds. Simple: 8.4 + 14 x 3.4 = 56.0 us.
   Testbed bed(1);
   const CollectiveResult ll =
       bed.run(ring(CollectiveOp::kAllReduce, sim::bytes(8), Protocol::kLl, 1));
@@ -231,7 +231,7 @@ TEST(CollectiveRun, MisalignedRailsAtTwoToOneLoseToAlignedAndAlignedIgnoresTheUp
 TEST(CollectiveRun, RejectsWhatItCannotRun) {
   Testbed bed(2);
   // Tree runs AllReduce only; NVLS needs a single NVSwitch node here (CollNet is not modelled);
-  // NVLS Tree and PAT are not executed (fabric-facts.md §2.1, docs/validation.md).
+  // NVLS Tree and PAT are not executed (docs/validation.md).
   CollectiveRequest tree = ring(CollectiveOp::kAllGather, sim::mib(1), Protocol::kSimple, 8);
   tree.algorithm = Algorithm::kTree;
   EXPECT_THROW(bed.run(tree), sim::InputError);

@@ -1,6 +1,6 @@
 // File: tests/models/collective/nccl_tuning_test.cpp
-// NCCL's tuning model against hand calculations from the tables of fabric-facts.md §2.3-§2.5.
-// Each expectation's comment derives the number; none is read back from the program.
+// NCCL's tuning model against hand calculations from the tables of nccl:src/graph/tuning.cc and
+// search.cc. Each expectation's comment derives the number; none is read back from the program.
 #include "models/collective/nccl_tuning.hpp"
 
 #include <gtest/gtest.h>
@@ -17,7 +17,7 @@ const std::vector<Algorithm> all_algorithms(kAlgorithms.begin(), kAlgorithms.end
 const std::vector<Protocol> all_protocols(kProtocols.begin(), kProtocols.end());
 
 // DGX H100: 8 x H100, 18 NVLinks x 20.6 = 370.8 GB/s through NVSwitch, 8 NDR NICs at 50 GB/s,
-// Intel Xeon 8480C (fabric-facts.md §3.1, §4.5). The TuningTopology defaults.
+// Intel Xeon 8480C (nccl:src/graph/topo.h; DGX H100 User Guide). The TuningTopology defaults.
 TuningTopology dgx_h100(int nodes) {
   TuningTopology topology;
   topology.nodes = nodes;
@@ -160,8 +160,8 @@ TEST(NcclTuning, SearchOnOneA100NodeFindsSixRingsAt40DuplicatedToTwelveAt20) {
 
 TEST(NcclTuning, SearchOnSixteenA100NodesFindsEightRingsAt24WithoutDuplication) {
   // Pre-SM90 inter speeds up to the NIC's 25: 24 -> 8 NICs x 1 = 8 (chain 8 x 24 x 7/8 = 168
-  // <= 240) = 192, the ~192 GB/s DGX A100 ring busbw of fabric-facts.md top-10 #5. 24 < 25: no
-  // dup.
+  // <= 240) = 192, the ~192 GB/s DGX A100 ring busbw NVIDIA's maintainers quote (NVIDIA/nccl#812).
+  // 24 < 25: no dup.
   expect_graph(search_graph(dgx_a100(16), Algorithm::kRing), 8, 24.0, 24.0);
 }
 
@@ -186,9 +186,9 @@ TEST(NcclTuning, NvlsSearchOnSixteenH100NodesRaisesInterToTheNicLimit) {
 }
 
 TEST(NcclTuning, NvlsSearchOnAnH800NodeRaisesInterUntilTwiceIntra) {
-  // H800: 8 NVLinks x 20.6 = 164.8 GB/s (fabric-facts.md §4.1). Heads: 60 -> 2 - 1 = 1 -> 60;
-  // 50 -> 2 -> 100; 40 -> 3 -> 120; 30 -> 4 -> 120; 24 -> 5 -> 120; 20 -> 7 -> 140;
-  // 15 -> 10 - 1 = 9, capped at 8 -> 120. Inter from 20: 24, 30, 40, then 40 is not below 2 x 20.
+  // H800: 8 NVLinks x 20.6 = 164.8 GB/s (NVIDIA H800 datasheet: 8 NVLinks). Heads: 60 -> 2 - 1 = 1
+  // -> 60; 50 -> 2 -> 100; 40 -> 3 -> 120; 30 -> 4 -> 120; 24 -> 5 -> 120; 20 -> 7 -> 140; 15 -> 10
+  // - 1 = 9, capped at 8 -> 120. Inter from 20: 24, 30, 40, then 40 is not below 2 x 20.
   TuningTopology h800 = dgx_h100(1);
   h800.intra_bw_GBps = 164.8;
   expect_graph(search_graph(h800, Algorithm::kNvls), 7, 20.0, 40.0);

@@ -1,7 +1,7 @@
 // File: tests/models/collective/nvls_test.cpp
 // NVLS on one NVSwitch node: the port loads of its plan, the busbw its link model gives against
-// a closed form and against real H100 figures (fabric-facts.md §4.1, §6), its latency floor, the
-// two executions against each other, and what NCCL would not run.
+// a closed form and against real H100 figures (NVIDIA/nccl#1455, nccl-tests#272), its latency
+// floor, the two executions against each other, and what NCCL would not run.
 #include "collective_testbed.hpp"
 
 #include "models/collective/nvls_plan.hpp"
@@ -65,7 +65,7 @@ TEST(NvlsRun, EightH100sReachTheClosedFormAndTheMeasured480) {
   CollectiveBed bed(1, 8);
   const CollectiveResult r = bed.run(CollectiveOp::kAllReduce, sim::gib(4), Algorithm::kNvls,
                                      Protocol::kSimple, std::nullopt, Execution::kPipelined);
-  EXPECT_EQ(r.channels, 16);  // NVLS channels on Hopper (fabric-facts.md §2.5)
+  EXPECT_EQ(r.channels, 16);  // NVLS channels on Hopper (nccl:src/transport/nvls.cc)
   const double expected = 9.0 / 8.0 * 4294967296.0 / (kH100PortGBps * 0.85 * 1e9) + 25e-6;
   EXPECT_NEAR(seconds(r.time), expected, 0.005 * expected);
   EXPECT_NEAR(r.busbw_GBps, nvls_busbw(8), 0.01 * nvls_busbw(8));
@@ -73,7 +73,7 @@ TEST(NvlsRun, EightH100sReachTheClosedFormAndTheMeasured480) {
 }
 
 TEST(NvlsRun, BusbwGrowsWithTheGpuCountAsMeasuredOnH100) {
-  // Measured NVLS AllReduce busbw on H100 (nccl#1455, fabric-facts.md §4.1): ~370 on 4 GPUs,
+  // Measured NVLS AllReduce busbw on H100 (NVIDIA/nccl#1455): ~370 on 4 GPUs,
   // ~420 / 440 / 460 / 480 on 5 / 6 / 7 / 8. The closed form gives 377 / 419 / 449 / 472 / 489:
   // within 3% of each (the 2-3 GPU figures, ~370, are the ring's: NVLS gives 210 / 315 there).
   const std::vector<std::pair<int, double>> measured = {
@@ -88,7 +88,7 @@ TEST(NvlsRun, BusbwGrowsWithTheGpuCountAsMeasuredOnH100) {
 }
 
 TEST(NvlsRun, SmallAllReduceTakesNcclsNvlsLatency) {
-  // NCCL's NVLS latency is its NVLink hop latency alone, 25 us, no base (fabric-facts.md §2.3);
+  // NCCL's NVLS latency is its NVLink hop latency alone, 25 us, no base (nccl:src/graph/tuning.cc);
   // 8 B add picoseconds.
   CollectiveBed bed(1, 8);
   const CollectiveResult r =

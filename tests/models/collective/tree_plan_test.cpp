@@ -173,7 +173,7 @@ TEST(TreePlan, AParentsReduceWaitsForAllItsChildren) {
 }
 
 TEST(NonRingChunking, TreeTakesOneStepAndNvlsShrinksForSmallCalls) {
-  // Tree: one 512 KiB Simple step, one 32 KiB LL step of payload (fabric-facts.md §2.2).
+  // Tree: one 512 KiB Simple step, one 32 KiB LL step of payload (nccl:src/include/collectives.h).
   EXPECT_EQ(tree_chunk(Protocol::kSimple, sim::gib(1), 16, 4, 8), sim::kib(512));
   EXPECT_EQ(tree_chunk(Protocol::kLl, sim::gib(1), 16, 4, 8), sim::kib(32));
   // LL128 on 4 nodes x 8: nsteps = 1 + 2 + 0.8 = 3.8; 1 GiB over 16 channels of 614,400 wire

@@ -52,7 +52,7 @@ TEST(TreeRun, OneNodeChainMovesWhatARingMoves) {
 }
 
 TEST(TreeRun, SmallAllReduceTakesNcclsTreeLatencyFloor) {
-  // 8 B, Simple, NCCL's Tree latencies (fabric-facts.md §2.3): base 8.4 us, NVLink hop 4.0, NET
+  // 8 B, Simple, NCCL's Tree latencies (nccl:src/graph/tuning.cc): base 8.4 us, NVLink hop 4.0, NET
   // hop 14. One node: up the 7-hop chain and down again, 8.4 + 14 x 4.0 = 64.4 us (NVLink ports
   // add no latency). Four nodes (depth 2): a leaf node's chain up (7 x 4.0), two node hops up,
   // two down, its chain down: 8.4 + 2 x (7 x 4.0 + 2 x 14) = 120.4 us, plus the four network
@@ -71,7 +71,7 @@ TEST(TreeRun, SmallAllReduceTakesNcclsTreeLatencyFloor) {
 }
 
 TEST(TreeRun, AutoRunsTreeWhereNcclsTunerPicksItAndReportsIt) {
-  // 4 dgx-h100 nodes, 32 ranks, 64 KiB. NCCL's latencies (fabric-facts.md §2.3): Ring LL
+  // 4 dgx-h100 nodes, 32 ranks, 64 KiB. NCCL's latencies (nccl:src/graph/tuning.cc): Ring LL
   // 6.6 + 56 intra steps x max(0.6, 1.0 net overhead) + 6 inter steps x 2.7 = 78.8 us; Tree LL
   // 6.8 + 2 x (7 x 0.6 + 2 x 5.0) = 35.2 us. The bytes add little at 64 KiB, so NCCL's tuner
   // picks a tree, and the result says so.
