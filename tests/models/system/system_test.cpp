@@ -94,7 +94,8 @@ TEST(System, EcmpLoadOfKFlowsOnMPathsMatchesBallsIntoBins) {
   // Two units of 8 nodes, 8 spines, one uplink per spine: a leaf pair has m = 8 equal-cost paths.
   // k = 8 flows, node i of unit 0 to node i of unit 1 on rail 0, each hashed onto an uplink.
   // Balls into bins: E[max flows on one uplink] = 2.597 for k = m = 8 (exact enumeration of the
-  // multinomial; the balls-into-bins expectation for 8 into 8 is 2.59). Over 4000 seeds the mean lands within 0.05.
+  // multinomial; the balls-into-bins expectation for 8 into 8 is 2.59). Over 4000 seeds the mean
+  // lands within 0.05.
   sim::Simulator sim;
   sim::FlowNetwork net(sim);
   SystemSpec spec = h100_system(16);

@@ -319,8 +319,10 @@ TEST(ThreeTier, ImpossibleParametersAreClearErrors) {
 namespace railsim::models {
 namespace {
 
-// The SuperPOD H100 reference architecture's compute fabric (docs.nvidia.com/dgx-superpod/reference-architecture-scalable-infrastructure-h100, Network Fabrics): per scalable
-// unit of 32 node slots one leaf per rail; 1 to 4 units take 4, 8, 16 and 16 spines.
+// The SuperPOD H100 reference architecture's compute fabric
+// (docs.nvidia.com/dgx-superpod/reference-architecture-scalable-infrastructure-h100, Network
+// Fabrics): per scalable unit of 32 node slots one leaf per rail; 1 to 4 units take 4, 8, 16 and 16
+// spines.
 TEST(FabricPreset, SuperpodH100SpinesFollowTheScalableUnits) {
   const std::vector<std::pair<int, int>> nodes_and_spines = {
       {1, 4}, {31, 4}, {32, 4}, {33, 8}, {64, 8}, {93, 16}, {127, 16}, {128, 16}};
