@@ -98,6 +98,18 @@ inline constexpr ArchNodeTable kNvlsTreeCapGBps = {{
     {0.0, 96.0, 80.0},  // Blackwell
 }};
 
+// treeCorrectionFactor (nccl:src/graph/tuning.cc): NCCL's measured derating of Tree AllReduce
+// bandwidth at medium sizes, [protocol][log2(bytes / 64)] for 64 B to 512 MiB, applied by its
+// time estimate (ncclTopoGetAlgoTime); outside the table the factor is 1.
+inline constexpr std::array<std::array<double, 24>, kProtocols.size()> kTreeCorrection = {{
+    {1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7,  .7,  .7,  .6,  .5,
+     .4,  .4,  .5,  .6,  .7, .8, .9, 1.0, 1.0, 1.0, 1.0, 1.0},  // LL
+    {1.0, 1.0, 1.0, 1.0, 1.0, .9, .8, .8, .8, .7,  .6,  .6,
+     .6,  .6,  .6,  .6,  .8,  .9, .9, .9, .9, 1.0, 1.0, 1.0},  // LL128
+    {.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5,
+     .5, .5, .5, .6, .7, .8, .7, .7, .8, .9, .9, .9},  // Simple
+}};
+
 // NVLS efficiency by arch (nvlsEfficiency, nccl:src/graph/tuning.cc): 0.85 Hopper, 0.74
 // Blackwell; none before SM90.
 inline constexpr std::array kNvlsEfficiency = {0.0, 0.0, 0.85, 0.74};

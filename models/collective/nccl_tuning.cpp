@@ -11,8 +11,10 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cctype>
 #include <cstddef>
+#include <cstdint>
 #include <string_view>
 
 namespace railsim::models {
@@ -148,8 +150,8 @@ double nvls_channel_bw(const TuningTopology& topology,
 }
 
 // The bandwidth model of nccl:src/graph/tuning.cc, in GB/s: busBw, its refinements in order,
-// then the conversion to the algorithm bandwidth. The per-size Tree correction factor (between
-// 0.4 and 1.0 by size) is left out: its table is not modelled.
+// then the conversion to the algorithm bandwidth. The per-size Tree correction factor is
+// sized_cost's.
 double model_bandwidth(const TuningTopology& topology,
                        CollectiveOp op,
                        Algorithm algorithm,
@@ -213,6 +215,19 @@ double plateau_factor(const TuningTopology& topology,
     return 1.0;
   }
   return topology.arch == GpuArch::kVolta ? 1.9 : 1.4;
+}
+
+// treeCorrectionFactor (nccl:src/graph/tuning.cc): Tree AllReduce bandwidth derated by size, at
+// log2(bytes / 64) for 64 B to 512 MiB.
+double tree_correction(CollectiveOp op, Algorithm algorithm, Protocol protocol, double bytes) {
+  if (algorithm != Algorithm::kTree || op != CollectiveOp::kAllReduce || bytes < 64.0) {
+    return 1.0;
+  }
+  // NCCL's log2i of the size in 64-byte units: the floor.
+  const auto units = static_cast<std::uint64_t>(bytes) >> 6U;
+  const int log_size = static_cast<int>(std::bit_width(units)) - 1;
+  const auto& row = kTreeCorrection[index(protocol)];
+  return log_size < static_cast<int>(row.size()) ? row[static_cast<std::size_t>(log_size)] : 1.0;
 }
 
 // The upper-cased alphanumeric words of a model name: "H100-SXM5-80GB" -> H100, SXM5, 80GB.
@@ -300,6 +315,19 @@ std::optional<AlgoCost> algo_cost(const TuningTopology& topology,
                   model_bandwidth(topology, op, algorithm, protocol, graph)};
 }
 
+std::optional<AlgoCost> sized_cost(const TuningTopology& topology,
+                                   CollectiveOp op,
+                                   Algorithm algorithm,
+                                   Protocol protocol,
+                                   double bytes) {
+  std::optional<AlgoCost> cost = algo_cost(topology, op, algorithm, protocol);
+  if (cost) {
+    cost->latency_us *= plateau_factor(topology, op, algorithm, protocol, bytes);
+    cost->bandwidth_GBps *= tree_correction(op, algorithm, protocol, bytes);
+  }
+  return cost;
+}
+
 std::optional<AlgoChoice> select_algorithm(const TuningTopology& topology,
                                            CollectiveOp op,
                                            double bytes,
@@ -316,11 +344,10 @@ std::optional<AlgoChoice> select_algorithm(const TuningTopology& topology,
           allowed_protocols.end()) {
         continue;
       }
-      std::optional<AlgoCost> cost = algo_cost(topology, op, algorithm, protocol);
+      const std::optional<AlgoCost> cost = sized_cost(topology, op, algorithm, protocol, bytes);
       if (!cost) {
         continue;
       }
-      cost->latency_us *= plateau_factor(topology, op, algorithm, protocol, bytes);
       if (!best || cost->time_us(bytes) < best->cost.time_us(bytes)) {
         best = AlgoChoice{algorithm, protocol, *cost};
       }

@@ -81,8 +81,8 @@ double net_overhead_us(CpuVendor cpu, Protocol protocol);
 // The cost of one (algorithm, protocol) for an operation in NCCL's model: t = latency_us +
 // bytes / (1000 x bandwidth_GBps), in microseconds; nullopt where NCCL disables the pair (Tree
 // for anything but AllReduce, NVLS without NVSwitch, LL128 where it is off by default, ...) and
-// for a single rank, where NCCL runs no algorithm. latency_us leaves out the size-dependent
-// plateau factor of multi-node Ring Simple AllReduce; select_algorithm applies it.
+// for a single rank, where NCCL runs no algorithm. latency_us and bandwidth_GBps leave out what
+// depends on the size (sized_cost).
 struct AlgoCost {
   double latency_us = 0.0;
   double bandwidth_GBps = 0.0;  // the algorithm bandwidth NCCL divides the bytes by
@@ -95,10 +95,20 @@ std::optional<AlgoCost> algo_cost(const TuningTopology& topology,
                                   Algorithm algorithm,
                                   Protocol protocol);
 
+// The cost NCCL's time estimate (ncclTopoGetAlgoTime) uses for a call of `bytes`: algo_cost with
+// the size-dependent terms, the plateau factor of multi-node Ring Simple AllReduce on its latency
+// and the Tree AllReduce correction factor (0.4-1.0 by size, from NCCL's measurements) on its
+// bandwidth.
+std::optional<AlgoCost> sized_cost(const TuningTopology& topology,
+                                   CollectiveOp op,
+                                   Algorithm algorithm,
+                                   Protocol protocol,
+                                   double bytes);
+
 // The selection NCCL's tuner makes: the enabled pair among the allowed ones with the smallest
 // predicted time for `bytes` (nccl-tests' size: max of send and receive bytes). Ties go to the
 // earlier algorithm, then protocol, in kAlgorithms / kProtocols order. nullopt if none of the
-// allowed pairs is enabled. The chosen cost includes the plateau factor where it applies.
+// allowed pairs is enabled. The chosen cost is sized_cost's.
 struct AlgoChoice {
   Algorithm algorithm = Algorithm::kRing;
   Protocol protocol = Protocol::kSimple;

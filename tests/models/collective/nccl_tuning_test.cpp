@@ -493,6 +493,50 @@ TEST(NcclTuning, MultiNodeRingSimpleAllReduceLatencyPlateausFrom64BytesPerChanne
               1190.0, kTolerance);
 }
 
+TEST(NcclTuning, TreeAllReduceBandwidthIsDeratedAtMediumSizes) {
+  // treeCorrectionFactor (nccl:src/graph/tuning.cc) at log2(bytes / 64): 32 MiB is 2^19 units,
+  // Simple's factor there 0.7; LL128's at 4 MiB (2^16) 0.8. 16 x H100: Simple 144 x 0.7 = 100.8,
+  // LL128 116 x 0.8 = 92.8 GB/s. Below 64 B (no unit) and from 1 GiB (2^24, past the table) the
+  // factor is 1. Rings are not derated.
+  const std::vector<Algorithm> tree = {Algorithm::kTree};
+  const std::vector<Algorithm> ring = {Algorithm::kRing};
+  const std::vector<Protocol> simple = {Protocol::kSimple};
+  const std::vector<Protocol> ll128 = {Protocol::kLl128};
+  const TuningTopology sixteen = dgx_h100(16);
+  EXPECT_NEAR(choice_at(sixteen, CollectiveOp::kAllReduce, 32.0 * (1 << 20), tree, simple)
+                  .cost.bandwidth_GBps,
+              100.8, 1e-6);
+  EXPECT_NEAR(choice_at(sixteen, CollectiveOp::kAllReduce, 4.0 * (1 << 20), tree, ll128)
+                  .cost.bandwidth_GBps,
+              92.8, 1e-6);
+  EXPECT_NEAR(choice_at(sixteen, CollectiveOp::kAllReduce, 32.0, tree, simple).cost.bandwidth_GBps,
+              144.0, kTolerance);
+  EXPECT_NEAR(choice_at(sixteen, CollectiveOp::kAllReduce, 1024.0 * (1 << 20), tree, simple)
+                  .cost.bandwidth_GBps,
+              144.0, kTolerance);
+  EXPECT_NEAR(choice_at(sixteen, CollectiveOp::kAllReduce, 32.0 * (1 << 20), ring, simple)
+                  .cost.bandwidth_GBps,
+              cost_of(sixteen, CollectiveOp::kAllReduce, Algorithm::kRing, Protocol::kSimple)
+                  .bandwidth_GBps,
+              kTolerance);
+}
+
+TEST(NcclTuning, DeratedTreeLosesTheTenNodeAllReduceAt32MiBToTheRing) {
+  // 10 x 1 H100 (the shared cluster01 log ran this at ring speed: 1405 us). Tree Simple:
+  // latency 8.4 + 2 x 3 x 14 = 92.4 us (ppn 1: no chain), bandwidth min(384 x 0.92, 288) x 0.85
+  // (one GPU per node: the plain TREE pattern) x 0.5 = 122.4 GB/s, x 0.7 at 32 MiB = 85.7:
+  // 92.4 + 33554432 / 85680 = 484.0 us; undiminished it would be 366.5 and win. Ring LL128:
+  // 14 + 18 x 8.5 (ppn 1: Tree's NET latency) = 167 us; busBw min(384 x 0.92, 8 x 36.7)
+  // = 293.6 x 10/18 = 163.1 GB/s: 167 + 205.7 = 372.7 us, the fastest (Tree LL128: 65 us +
+  // 232 x 0.85 x 0.5 x 0.9 = 88.7 GB/s, 443.1 us; Ring Simple 260.4 x 1.4 + 157.3 = 521.9).
+  TuningTopology topology = dgx_h100(10);
+  topology.gpus_per_node = 1;
+  const AlgoChoice choice =
+      choice_at(topology, CollectiveOp::kAllReduce, 33554432.0, all_algorithms, all_protocols);
+  EXPECT_EQ(choice.algorithm, Algorithm::kRing);
+  EXPECT_EQ(choice.protocol, Protocol::kLl128);
+}
+
 TEST(NcclTuning, VoltaRingPlateauIsOnePointNine) {
   // 2 nodes of 8 V100 (6 x 20 = 120 GB/s NVLink), 4 EDR NICs at 12.5 GB/s: speeds up to 12.5:
   // 12 -> 4 NICs x 1 = 4 channels (chain 4 x 12 x 7/8 = 42 <= 120) = 48, not beaten; no dup
