@@ -103,7 +103,7 @@ ChannelTimes connection_channel_times(const sim::FlowNetwork& network,
       network, pipeline, timing.wire_factor, timing.connection_cap, positions_apart);
   std::optional<SliceSharing> shared;
   if (sharing) {
-    shared.emplace(network, std::move(*sharing), timing.wire_factor);
+    shared.emplace(network, std::move(*sharing), timing.wire_factor, timing.streams);
   }
   // Shared, since a ChannelTimes is copyable; the executor calls it once.
   auto policy = std::make_shared<ChannelTiming>(std::move(model), std::move(most),

@@ -162,9 +162,15 @@ CollectiveTiming timing_for(const TuningTopology& topology,
   timing.inter_hop_latency =
       from_us(hop_latency_us(HopKind::kNet, algorithm, protocol)) + calibration.step(protocol);
   timing.wire_factor = wire_bytes_per_payload_byte(protocol);
+  timing.streams = protocol != Protocol::kSimple;
   double cap_gbytes_per_s = std::numeric_limits<double>::infinity();
   if (const auto per_channel = per_channel_cap_GBps(topology, algorithm, protocol)) {
-    cap_gbytes_per_s = std::min(cap_gbytes_per_s, *per_channel);
+    // NCCL's caps are per channel of its graph search, which the communicator runs as
+    // comm_channels / graph channels channels (duplicated when the rings and trees are
+    // connected): those share the cap (nccl:src/graph/tuning.cc counts graph channels).
+    const int graph_channels = search_graph(topology, algorithm).channels;
+    const int comm = comm_channels(topology, algorithm);
+    cap_gbytes_per_s = std::min(cap_gbytes_per_s, *per_channel * graph_channels / comm);
   }
   if (const auto total = total_cap_GBps(topology, algorithm, protocol)) {
     cap_gbytes_per_s = std::min(cap_gbytes_per_s, *total / channels);

@@ -18,6 +18,9 @@ struct CollectiveTiming {
   // Payload bytes/s one connection of a channel can move: the protocol's GPU-side limit.
   sim::Bandwidth connection_cap = sim::kUnboundedBandwidth;
   int qps_per_connection = 1;  // NCCL_IB_QPS_PER_CONNECTION: messages round-robin over them
+  // LL and LL128: each line carries its own flag, so a hop forwards data as it arrives
+  // (transfer_dag.hpp); Simple waits for a whole slice.
+  bool streams = false;
 
   int qps() const { return qps_per_connection > 1 ? qps_per_connection : 1; }
 

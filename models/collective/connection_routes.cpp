@@ -59,6 +59,7 @@ DagTask connection_task(RouteSpan route,
   }
   task.flow_cap = timing.flow_cap(route.count);
   task.hold = timing.hop_latency(inter_node);
+  task.streams = timing.streams;
   return task;
 }
 

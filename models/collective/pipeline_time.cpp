@@ -21,38 +21,47 @@ double seconds_of(sim::Bytes bytes, const ConnectionPace& pace) {
 
 double pipeline_seconds(const RingPlan& plan,
                         int channel,
-                        const std::vector<ConnectionPace>& pace) {
+                        const std::vector<ConnectionPace>& pace,
+                        bool streams) {
   RAILSIM_ASSERT(pace.size() == at(plan.connections()), "one pace per connection");
   const int n = plan.ranks;
   const auto slot = [n](int slice, int position) { return at(slice) * at(n) + at(position); };
   // free[p]: when connection p's latest slice left. held / was_held: when what position p
-  // sent of a slice at this step / the previous one can be forwarded by position p + 1.
+  // sent of a slice at this step / the previous one is held by position p + 1; opened /
+  // was_opened: when its first byte is (streamed protocols only).
   std::vector<double> free(at(n), 0.0);
   std::vector<double> held(at(plan.chunking.slices) * at(n), 0.0);
   std::vector<double> was_held = held;
+  std::vector<double> opened = held;
+  std::vector<double> was_opened = held;
   double done = 0.0;
   int step = -1;
   for_each_slice(plan, channel, [&](int /*loop*/, int s, int k, int p, sim::Bytes bytes) {
     if (s != step) {
       step = s;
       std::swap(held, was_held);
+      std::swap(opened, was_opened);
     }
     const ConnectionPace& c = pace[at(p)];
+    const std::size_t input = slot(k, (p - 1 + n) % n);
     double start = free[at(p)];
     if (s > 0) {
-      start = std::max(start, was_held[slot(k, (p - 1 + n) % n)]);
+      start = std::max(start, streams ? was_opened[input] : was_held[input]);
     }
     const double end = start + seconds_of(bytes, c);
     free[at(p)] = end;
-    held[slot(k, p)] = end + c.delay_s;
-    done = std::max(done, end + c.delay_s);
+    const double last = streams && s > 0 ? std::max(end, was_held[input]) : end;
+    held[slot(k, p)] = last + c.delay_s;
+    opened[slot(k, p)] = start + c.delay_s;
+    done = std::max(done, last + c.delay_s);
   });
   return done;
 }
 
 double pipeline_seconds_closed_form(const RingPlan& plan,
                                     int channel,
-                                    const std::vector<ConnectionPace>& pace) {
+                                    const std::vector<ConnectionPace>& pace,
+                                    bool streams) {
   RAILSIM_ASSERT(pace.size() == at(plan.connections()), "one pace per connection");
   const std::size_t n = pace.size();
   if (n == 0) {
@@ -69,9 +78,10 @@ double pipeline_seconds_closed_form(const RingPlan& plan,
       *std::max_element(pipe.connection_bytes.begin(), pipe.connection_bytes.end());
   const double drain_s = seconds_of(most, slowest);
   const sim::Bytes full = sim::bytes((plan.chunking.chunk.count + pipe.slices - 1) / pipe.slices);
-  // A hop's data arrives tau(p) + delay(p) after its sender started it.
+  // A hop's data arrives tau(p) + delay(p) after its sender started it, or streamed, its first
+  // byte delay(p) after.
   const auto hop_s = [&](std::size_t p, sim::Bytes slice) {
-    return seconds_of(slice, pace[p % n]) + pace[p % n].delay_s;
+    return (streams ? 0.0 : seconds_of(slice, pace[p % n])) + pace[p % n].delay_s;
   };
   if (plan.op == CollectiveOp::kBroadcast) {
     const sim::Bytes first = pipe.loops > 1 ? full : pipe.last_loop_slice;

@@ -10,6 +10,12 @@
 // and the channel is done when its last slice is held: max over slices of end + delay. This is
 // the recurrence the chunk-accurate run follows, with each connection's rate held fixed.
 //
+// A protocol that streams (LL, LL128: transfer_dag.hpp) forwards a slice as it arrives: the next
+// hop may start delay(p-1) after the slice started on the hop before, and holds it no sooner than
+// that hop did, plus its own delay:
+//   start(p, i+1) = max(end(p, i), start(p-1, j) + delay(p-1)),
+//   held(p, i+1) = max(start + bytes x spb(p), held(p-1, j)) + delay(p).
+//
 // Two evaluations:
 // - pipeline_seconds: the recurrence itself, one step per slice transfer of the channel.
 // - pipeline_seconds_closed_form: for rings too long for that. With K slices per step, tau(p)
@@ -18,7 +24,8 @@
 //   steps costs K tau* + the worst run of S-1 consecutive hops of max(K tau*, tau(p) +
 //   delay(p)) over every starting position, and a Broadcast chain adds tau(p) + delay(p) down
 //   its first hops. Exact when every connection has one pace and one delay; an upper bound
-//   otherwise, since it lets every loop start its worst run anew.
+//   otherwise, since it lets every loop start its worst run anew. Streamed, a hop's data can
+//   move on delay(p) after its sender started it, in place of tau(p) + delay(p).
 #pragma once
 
 #include "models/collective/ring_plan.hpp"
@@ -33,11 +40,16 @@ struct ConnectionPace {
 };
 
 // Seconds from the channel's first send to its last slice being held; `pace` has one entry per
-// connection of the plan (RingPlan::connections), in ring order.
-double pipeline_seconds(const RingPlan& plan, int channel, const std::vector<ConnectionPace>& pace);
+// connection of the plan (RingPlan::connections), in ring order; `streams`: the protocol
+// forwards slices as they arrive.
+double pipeline_seconds(const RingPlan& plan,
+                        int channel,
+                        const std::vector<ConnectionPace>& pace,
+                        bool streams);
 
 double pipeline_seconds_closed_form(const RingPlan& plan,
                                     int channel,
-                                    const std::vector<ConnectionPace>& pace);
+                                    const std::vector<ConnectionPace>& pace,
+                                    bool streams);
 
 }  // namespace railsim::models

@@ -29,6 +29,7 @@ std::size_t connection_key(const RingPlan& plan, int channel, int connection) {
 struct RingChannels final : ChannelModel {
   RingPlan plan;
   bool closed_form = false;  // more than kSliceSharingLimit transfers: no sharing, no recurrence
+  bool streams = false;      // the protocol forwards slices as they arrive
   std::vector<std::vector<sim::Duration>> delay;  // per channel, connection: hop + path latency
   std::vector<std::vector<sim::Bytes>> pieces;    // per channel: RingPlan::loop_pieces, to share
 
@@ -39,8 +40,8 @@ struct RingChannels final : ChannelModel {
       pace[p].seconds_per_byte = seconds_per_byte[p];
       pace[p].delay_s = sim::to_seconds(delay[at(c)][p]);
     }
-    return closed_form ? pipeline_seconds_closed_form(plan, c, pace)
-                       : pipeline_seconds(plan, c, pace);
+    return closed_form ? pipeline_seconds_closed_form(plan, c, pace, streams)
+                       : pipeline_seconds(plan, c, pace, streams);
   }
 
   // Nothing is delivered before the last byte has left, and a chain's last byte still crosses
@@ -161,6 +162,7 @@ GroupPipeline ring_pipeline(const System& system,
   }
   pipeline.paths = routes.take_paths();
   ring->closed_form = !shared;
+  ring->streams = timing.streams;
   // Every connection of a ring sends from the first step on, so all of the collective's flows
   // share; a Broadcast chain fills from its first hop, so a hop shares links only with the
   // other channels' hops at the same position.

@@ -36,11 +36,13 @@ using EventHeap = sim::IndexedHeap<NextEvent, Earlier>;
 
 SliceSharing::SliceSharing(const sim::FlowNetwork& network,
                            std::vector<SharingConnection> connections,
-                           double wire_factor)
+                           double wire_factor,
+                           bool streams)
     : kept_(std::move(connections)),
       link_capacity_(network.link_count()),
       connection_count_(kept_.size()),
-      wire_factor_(wire_factor) {
+      wire_factor_(wire_factor),
+      streams_(streams) {
   for (std::size_t link = 0; link < link_capacity_.size(); ++link) {
     link_capacity_[link] =
         network.link(sim::LinkId{static_cast<std::uint32_t>(link)}).capacity.bytes_per_s;
@@ -163,8 +165,14 @@ struct SliceSharing::Run {
   // Per shared link: the lanes sending on it, and the connections they belong to.
   std::vector<std::uint32_t> lanes_on;
   std::vector<std::vector<std::uint32_t>> sending;
-  // Per (connection, input): the input's transfers held so far and not yet forwarded.
+  // Per (connection, input): the input's transfers held so far and not yet forwarded, with
+  // when they are held; streamed, those started so far, with when their first byte can be
+  // forwarded.
   std::vector<std::deque<std::pair<std::int64_t, double>>> sent;
+  // Streamed only. Per (connection, input): the input's transfers held so far, and per
+  // connection, its drained transfers whose inputs are not all held yet, with their drain times.
+  std::vector<std::deque<std::pair<std::int64_t, double>>> landed;
+  std::vector<std::deque<std::pair<std::int64_t, double>>> unheld;
   EventHeap events;
 
   Run(const SliceSharing& s, const TransferBytes& b, const std::vector<double>& payload_floor)
@@ -182,6 +190,8 @@ struct SliceSharing::Run {
         lanes_on(s.shared_capacity_.size(), 0),
         sending(s.shared_capacity_.size()),
         sent(s.slots_),
+        landed(s.streams_ ? s.slots_ : 0),
+        unheld(s.streams_ ? s.connections_.size() : 0),
         events(s.connections_.size()) {
     RAILSIM_ASSERT(floor.size() == s.connections_.size(), "a floor per connection");
     for (double& f : floor) {
@@ -204,22 +214,27 @@ struct SliceSharing::Run {
     }
     for (std::size_t i = 0; i < state.size(); ++i) {
       RAILSIM_ASSERT(state[i] == State::kDone, "every transfer of the plan was sent");
+      RAILSIM_ASSERT(unheld.empty() || unheld[i].empty(), "every transfer was held");
     }
   }
 
-  // When the data transfer next[i] forwards is held, or nothing if some of it is not yet.
-  std::optional<double> ready(std::uint32_t i) {
-    const Connection& c = sharing.connections_[i];
-    const std::int64_t t = next[i];
-    if (c.inputs.empty() || (c.period > 0 && t % c.period < c.offset)) {
-      return 0.0;
-    }
-    const std::int64_t need = t - c.offset;
+  // Whether transfer t of connection c forwards its inputs' transfer t - offset.
+  static bool forwards(const Connection& c, std::int64_t t) {
+    return !c.inputs.empty() && (c.period == 0 || t % c.period >= c.offset);
+  }
+
+  // The latest time in `fifos` (one per input of c) of the inputs' transfer `need`, or nothing
+  // if some input has not reached it yet. Entries before `need` are what c does not forward (a
+  // loop's last step).
+  static std::optional<double> latest(
+      const Connection& c,
+      std::vector<std::deque<std::pair<std::int64_t, double>>>& fifos,
+      std::int64_t need) {
     double when = 0.0;
     for (std::uint32_t k = 0; k < c.inputs.size(); ++k) {
-      auto& fifo = sent[c.first_slot + k];
+      auto& fifo = fifos[c.first_slot + k];
       while (!fifo.empty() && fifo.front().first < need) {
-        fifo.pop_front();  // what this connection does not forward (a loop's last step)
+        fifo.pop_front();
       }
       if (fifo.empty()) {
         return std::nullopt;
@@ -228,6 +243,65 @@ struct SliceSharing::Run {
       when = std::max(when, fifo.front().second);
     }
     return when;
+  }
+
+  // When the data transfer next[i] forwards is held (streamed: can start to be forwarded), or
+  // nothing if some of it is not yet.
+  std::optional<double> ready(std::uint32_t i) {
+    const Connection& c = sharing.connections_[i];
+    const std::int64_t t = next[i];
+    if (!forwards(c, t)) {
+      return 0.0;
+    }
+    return latest(c, sent, t - c.offset);
+  }
+
+  // Transfer t of connection i is held at `when`: its users may forward it (or, streamed, have
+  // its last byte).
+  void hold(std::uint32_t i, std::int64_t t, double when, double now) {
+    held[i] = std::max(held[i], when);
+    for (const User& u : sharing.users_[i]) {
+      if (sharing.streams_) {
+        landed[u.slot].emplace_back(t, when);
+      } else {
+        sent[u.slot].emplace_back(t, when);
+        if (state[u.connection] == State::kBlocked) {
+          advance(u.connection, now);
+        }
+      }
+    }
+  }
+
+  // Streamed: holds the drained transfers of connection i, and then of its users, whose inputs'
+  // last bytes are all held, in order.
+  void hold_streamed(std::uint32_t first, double now) {
+    std::vector<std::uint32_t> work = {first};
+    while (!work.empty()) {
+      const std::uint32_t i = work.back();
+      work.pop_back();
+      const Connection& c = sharing.connections_[i];
+      bool any = false;
+      while (!unheld[i].empty()) {
+        const auto [t, drain] = unheld[i].front();
+        double last = drain;
+        if (forwards(c, t)) {
+          const std::optional<double> inputs = latest(c, landed, t - c.offset);
+          if (!inputs) {
+            break;
+          }
+          last = std::max(last, *inputs);
+        }
+        unheld[i].pop_front();
+        const auto r = static_cast<std::size_t>(t % static_cast<std::int64_t>(c.routes.size()));
+        hold(i, t, last + c.routes[r].delay_s, now);
+        any = true;
+      }
+      if (any) {
+        for (const User& u : sharing.users_[i]) {
+          work.push_back(u.connection);
+        }
+      }
+    }
   }
 
   // Connection i is idle: wait for its next transfer's data, or finish.
@@ -311,16 +385,24 @@ struct SliceSharing::Run {
     }
     rate[i] = wire > 0.0 ? rate_of(i) : kInfinity;
     events.set({wire > 0.0 ? now + wire / rate[i] : now, i});
+    if (sharing.streams_) {
+      // Its users may start forwarding once its first byte has crossed and been held.
+      const double opened = now + c.routes[r].delay_s;
+      for (const User& u : sharing.users_[i]) {
+        sent[u.slot].emplace_back(next[i], opened);
+        if (state[u.connection] == State::kBlocked) {
+          advance(u.connection, now);
+        }
+      }
+    }
   }
 
   void drained(std::uint32_t i, double now) {
-    const double when = now + sharing.connections_[i].routes[route[i]].delay_s;
-    held[i] = std::max(held[i], when);
-    for (const User& u : sharing.users_[i]) {
-      sent[u.slot].emplace_back(next[i], when);
-      if (state[u.connection] == State::kBlocked) {
-        advance(u.connection, now);
-      }
+    if (sharing.streams_) {
+      unheld[i].emplace_back(next[i], now);
+      hold_streamed(i, now);
+    } else {
+      hold(i, next[i], now + sharing.connections_[i].routes[route[i]].delay_s, now);
     }
     ++next[i];
     if (next[i] < sharing.connections_[i].transfers) {

@@ -20,6 +20,10 @@
 // instants, with no time step: the chunk-accurate run's dynamics (transfer_dag.hpp), with even
 // shares and the flow groups' rate in place of one max-min solve per event.
 //
+// A protocol that streams (LL, LL128: transfer_dag.hpp) forwards data as it arrives: transfer t
+// may start once every input's transfer t - offset has started and its delay has passed, and it
+// is held no sooner than the latest of those is held, plus its own delay.
+//
 // Worked example: two connections cross one 100 B/s link, each sends one 100-byte transfer, the
 // second starts at 0.5 s, no floor. The first moves alone at 100 B/s until 0.5 s (50 bytes),
 // then both at 50 B/s: the first drains at 1.5 s, the second has 50 bytes left and moves alone
@@ -82,10 +86,11 @@ class SliceSharing {
   // bind is worked out on the first held_seconds: most plans never need the sharing run
   // (kSliceSharingTolerance), and that analysis costs more than the recurrence that rules it out.
   // Payload moves as wire_factor wire bytes per byte (rounded up per transfer, as the chunk run
-  // sends it).
+  // sends it); `streams`: the protocol forwards data as it arrives.
   SliceSharing(const sim::FlowNetwork& network,
                std::vector<SharingConnection> connections,
-               double wire_factor);
+               double wire_factor,
+               bool streams);
 
   // Seconds from the common start until each connection's last transfer is held (0 for one with
   // no transfer), with connection i never slower than floor[i] payload B/s.
@@ -136,6 +141,7 @@ class SliceSharing {
   std::vector<std::vector<User>> users_;  // per connection
   std::size_t slots_ = 0;
   double wire_factor_ = 1.0;
+  bool streams_ = false;
 
   struct Run;
 };

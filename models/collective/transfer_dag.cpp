@@ -20,13 +20,16 @@ struct DagExecutor::Impl {
   sim::SimTime last_delivery;
 
   std::vector<std::uint32_t> waiting;  // conditions still unmet: data, connection
+  // Per task, what its delivery still waits for: its flows, and for one that streams, each of
+  // its dependencies' last byte.
+  std::vector<std::uint32_t> arrivals_left;
+  std::vector<sim::Duration> latency;  // per task: its longest path's latency
   // Dependants by data, in compressed rows: those of task t are
   // dependants[first_dependant[t] .. first_dependant[t + 1]).
   std::vector<std::uint32_t> first_dependant;
   std::vector<std::uint32_t> dependants;
   std::vector<std::int64_t> next_on_connection;
   std::vector<std::uint32_t> flows_draining;
-  std::vector<std::uint32_t> flows_arriving;
   std::vector<sim::SimTime> first_start;  // traced runs only: per task, its earliest flow start
   std::size_t tasks_left = 0;
 
@@ -39,9 +42,16 @@ struct DagExecutor::Impl {
   void index() {
     const std::size_t count = dag.tasks.size();
     waiting.assign(count, 0);
+    arrivals_left.assign(count, 0);
+    latency.assign(count, sim::Duration{});
+    std::vector<sim::Duration> path_latency(dag.paths.size());
+    for (std::size_t p = 0; p < dag.paths.size(); ++p) {
+      for (const sim::LinkId link : dag.paths[p]) {
+        path_latency[p] += net.link(link).latency;
+      }
+    }
     next_on_connection.assign(count, -1);
     flows_draining.assign(count, 0);
-    flows_arriving.assign(count, 0);
     if (trace) {
       first_start.assign(count, sim::kTimeNever);
     }
@@ -59,10 +69,17 @@ struct DagExecutor::Impl {
     for (std::size_t t = 0; t < count; ++t) {
       const DagTask& task = dag.tasks[t];
       RAILSIM_ASSERT(!task.flows.empty(), "a task moves at least one flow");
+      for (const DagFlow& f : task.flows) {
+        latency[t] = std::max(latency[t], path_latency[f.path]);
+      }
+      arrivals_left[t] = static_cast<std::uint32_t>(task.flows.size());
       for (const std::uint32_t d : task.depends_on) {
         RAILSIM_ASSERT(d < t, "a task depends only on earlier tasks");
         dependants[filled[d]++] = static_cast<std::uint32_t>(t);
         ++waiting[t];
+        if (task.streams) {
+          ++arrivals_left[t];
+        }
       }
       if (task.after) {
         RAILSIM_ASSERT(*task.after < t, "a connection's tasks are listed in order");
@@ -94,7 +111,14 @@ struct DagExecutor::Impl {
 
   void send(std::size_t t) {
     const DagTask& task = dag.tasks[t];
-    flows_draining[t] = flows_arriving[t] = static_cast<std::uint32_t>(task.flows.size());
+    flows_draining[t] = static_cast<std::uint32_t>(task.flows.size());
+    // Dependants that stream may start once the first byte has crossed and been held.
+    for (std::uint32_t i = first_dependant[t]; i < first_dependant[t + 1]; ++i) {
+      const std::uint32_t d = dependants[i];
+      if (dag.tasks[d].streams) {
+        sim.schedule_after(latency[t] + task.hold, [this, d] { release(d); });
+      }
+    }
     std::optional<sim::GroupId> group;
     if (task.grouped) {
       group = net.create_group(1.0, task.flow_cap);
@@ -118,11 +142,7 @@ struct DagExecutor::Impl {
           release(next_on_connection[t]);
         }
       };
-      flow.on_complete = [this, t](const sim::FlowRecord& record) {
-        if (--flows_arriving[t] == 0) {
-          arrived(t, record.end);
-        }
-      };
+      flow.on_complete = [this, t](const sim::FlowRecord& /*record*/) { landed(t); };
       net.start_flow(std::move(flow));
     }
   }
@@ -133,13 +153,34 @@ struct DagExecutor::Impl {
     trace->send(s.rank, s.channel, s.peer, dag.names.at(s.what), first_start[t], drained, s.bytes);
   }
 
-  void arrived(std::size_t t, sim::SimTime when) {
+  // One of what task t's delivery waits for has come: a flow, or a streamed dependency's last
+  // byte.
+  void landed(std::size_t t) {
+    if (--arrivals_left[t] == 0) {
+      arrived(t);
+    }
+  }
+
+  // Task t is delivered now: after its hold, dependants that wait for the whole of it may start,
+  // and those that stream it have its last byte once it has crossed their own path.
+  void arrived(std::size_t t) {
     const sim::Duration hold = dag.tasks[t].hold;
-    last_delivery = std::max(last_delivery, when + hold);
-    if (first_dependant[t] != first_dependant[t + 1]) {
+    last_delivery = std::max(last_delivery, sim.now() + hold);
+    bool waits = false;
+    for (std::uint32_t i = first_dependant[t]; i < first_dependant[t + 1]; ++i) {
+      const std::uint32_t d = dependants[i];
+      if (dag.tasks[d].streams) {
+        sim.schedule_after(hold + latency[d], [this, d] { landed(d); });
+      } else {
+        waits = true;
+      }
+    }
+    if (waits) {
       sim.schedule_after(hold, [this, t] {
         for (std::uint32_t i = first_dependant[t]; i < first_dependant[t + 1]; ++i) {
-          release(dependants[i]);
+          if (!dag.tasks[dependants[i]].streams) {
+            release(dependants[i]);
+          }
         }
       });
     }

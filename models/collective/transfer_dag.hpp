@@ -10,6 +10,13 @@
 // held for that task's `hold`: NCCL's per-hop software latency, which the links do not carry.
 // The run is done when every task has been delivered and held.
 //
+// A task that `streams` forwards its input as it arrives, as NCCL's LL and LL128 protocols do
+// (every 8- or 128-byte line carries its own flag, so a receiver reads each line as it lands and
+// passes it on, where Simple waits for a whole slice): it may start once each task it depends on
+// has started and its first byte has crossed that task's path and been held, and it is delivered
+// no sooner than each of those tasks' last byte, held and carried over its own path. So a chain
+// of streaming hops costs one transfer plus every hop's latency, not a transfer per hop.
+//
 // Traced (collective_trace.hpp), each task is one span on its sender's track, from its first
 // byte leaving to its last (for a task split over lanes: the earliest start to the latest
 // drain). Untraced, the run keeps no trace state.
@@ -57,6 +64,7 @@ struct DagTask {
   bool grouped = false;                                // the flows move at one common rate
   sim::Bandwidth flow_cap = sim::kUnboundedBandwidth;  // per flow, or the group's
   sim::Duration hold{};  // from its delivery until its dependants may use the data
+  bool streams = false;  // forwards its dependencies' data line by line (see above)
   std::vector<std::uint32_t> depends_on;
   std::optional<std::uint32_t> after;  // the previous task of its connection
 };

@@ -38,47 +38,62 @@ struct EdgeValues {
   explicit EdgeValues(int ranks) : up(at(ranks), 0.0), down(at(ranks), 0.0) {}
 
   double& of(int rank, bool is_up) { return is_up ? up[at(rank)] : down[at(rank)]; }
+
+  double of(int rank, bool is_up) const { return is_up ? up[at(rank)] : down[at(rank)]; }
 };
 
 // The recurrence of tree_lowering.hpp for one channel, in seconds from its first send, with
-// each edge's seconds per payload byte and delay.
+// each edge's seconds per payload byte and delay. Per edge: when its latest chunk left (`end`),
+// when that chunk's first byte can be forwarded (`opened`: streamed protocols only) and when
+// its last byte is held (`held`).
 double tree_channel_seconds(const TreePlan& plan,
                             int channel,
                             const EdgeValues& seconds_per_byte,
-                            const EdgeValues& delay) {
+                            const EdgeValues& delay,
+                            bool streams) {
   const RankTree& tree = plan.trees[at(channel)];
-  std::vector<double> up(at(plan.ranks()), 0.0);  // end of each edge's latest chunk
-  std::vector<double> down(at(plan.ranks()), 0.0);
-  double held = 0.0;
-  const auto reduced = [&](int rank) {
-    double ready = 0.0;
+  EdgeValues end(plan.ranks());
+  EdgeValues opened(plan.ranks());
+  EdgeValues held(plan.ranks());
+  double done = 0.0;
+  // A chunk over one edge, once its inputs' chunk has been held, or streamed, has started.
+  const auto send = [&](int rank, bool up, double input_opened, double input_held, double bytes) {
+    const double start = std::max(end.of(rank, up), streams ? input_opened : input_held);
+    end.of(rank, up) = start + bytes * seconds_per_byte.of(rank, up);
+    opened.of(rank, up) = start + delay.of(rank, up);
+    held.of(rank, up) =
+        (streams ? std::max(end.of(rank, up), input_held) : end.of(rank, up)) + delay.of(rank, up);
+    done = std::max(done, held.of(rank, up));
+  };
+  // What `rank` has reduced: its children's chunks up.
+  const auto children_up = [&](int rank, const EdgeValues& at_edge) {
+    double latest = 0.0;
     for (const int child : tree.children[at(rank)]) {
-      ready = std::max(ready, up[at(child)] + delay.up[at(child)]);
+      latest = std::max(latest, at_edge.of(child, true));
     }
-    return ready;
+    return latest;
   };
   for (const sim::Bytes chunk : plan.loop_chunks(channel)) {
     const auto bytes = static_cast<double>(chunk.count);
     for (const int rank : tree.reduce_order) {
       if (rank != tree.root) {
-        up[at(rank)] =
-            std::max(up[at(rank)], reduced(rank)) + bytes * seconds_per_byte.up[at(rank)];
+        send(rank, true, children_up(rank, opened), children_up(rank, held), bytes);
       }
     }
-    const double root_ready = reduced(tree.root);
     for (auto it = tree.reduce_order.rbegin(); it != tree.reduce_order.rend(); ++it) {
       const int rank = *it;
       if (rank == tree.root) {
         continue;
       }
       const int parent = tree.parent[at(rank)];
-      const double ready =
-          parent == tree.root ? root_ready : down[at(parent)] + delay.down[at(parent)];
-      down[at(rank)] = std::max(down[at(rank)], ready) + bytes * seconds_per_byte.down[at(rank)];
-      held = std::max(held, down[at(rank)] + delay.down[at(rank)]);
+      if (parent == tree.root) {
+        send(rank, false, children_up(parent, opened), children_up(parent, held), bytes);
+      } else {
+        send(rank, false, opened.of(parent, false), held.of(parent, false), bytes);
+      }
     }
   }
-  return held;
+  return done;
 }
 
 // The tree's edges, their routes and their hops, shared by both forms.
@@ -121,6 +136,7 @@ struct TreeEdges {
 // edges in for_each_edge order.
 struct TreeChannels final : ChannelModel {
   TreePlan plan;
+  bool streams = false;                         // the protocol forwards chunks as they arrive
   std::vector<EdgeValues> delay_s;              // per channel
   std::vector<std::vector<sim::Bytes>> chunks;  // per channel: TreePlan::loop_chunks, to share
 
@@ -129,7 +145,7 @@ struct TreeChannels final : ChannelModel {
     std::size_t e = 0;
     for_each_edge(plan, c,
                   [&](int rank, bool up) { per_edge.of(rank, up) = seconds_per_byte[e++]; });
-    return tree_channel_seconds(plan, c, per_edge, delay_s[at(c)]);
+    return tree_channel_seconds(plan, c, per_edge, delay_s[at(c)], streams);
   }
 
   // Nothing is delivered before the last byte has left.
@@ -250,6 +266,7 @@ GroupPipeline tree_pipeline(const System& system,
   }
   pipeline.paths = edges.routes.take_paths();
   tree->plan = std::move(plan);
+  tree->streams = timing.streams;
   // Even shares as if every edge sent at once, up and down and at every level: a long
   // pipeline's view.
   pipeline.channel_times =

@@ -60,7 +60,7 @@ struct OneLink {
         c.transfers = 1;
       }
     }
-    return SliceSharing(network, std::move(all), 1.0);
+    return SliceSharing(network, std::move(all), 1.0, false);
   }
 };
 

@@ -22,10 +22,27 @@ TEST(PipelineTime, BroadcastChainWorkedByHand) {
   const double slice = 512.0 * 1024.0;
   const std::vector<ConnectionPace> pace = {{2 * kUs / slice, 0.5 * kUs},
                                             {1 * kUs / slice, 0.25 * kUs}};
-  EXPECT_NEAR(pipeline_seconds(plan, 0, pace), 5.75 * kUs, 1e-12);
+  EXPECT_NEAR(pipeline_seconds(plan, 0, pace, false), 5.75 * kUs, 1e-12);
   // The closed form lets each hop pay its full slice time and delay: 4 us of drain at the
   // slowest pace, 2.5 us down the first hop, 0.25 us for the last: 6.75 us, an upper bound.
-  EXPECT_NEAR(pipeline_seconds_closed_form(plan, 0, pace), 6.75 * kUs, 1e-12);
+  EXPECT_NEAR(pipeline_seconds_closed_form(plan, 0, pace, false), 6.75 * kUs, 1e-12);
+}
+
+TEST(PipelineTime, StreamedBroadcastChainWorkedByHand) {
+  // As above with LL128 (two loops of one 576,000-byte slice), which streams: connection 1
+  // starts a slice 0.5 us after connection 0 started it and holds it no sooner than 0.25 us after
+  // connection 0's hold.
+  //   c0: slice 0 [0, 2] held 2.5, slice 1 [2, 4] held 4.5
+  //   c1: slice 0 [0.5, 1.5] held max(1.5, 2.5) + 0.25 = 2.75; slice 1 [max(1.5, 2.5), 3.5]
+  //       held max(3.5, 4.5) + 0.25 = 4.75 us, where store-and-forward took 5.75 us.
+  const RingPlan plan = make_ring_plan(CollectiveOp::kBroadcast, Protocol::kLl128,
+                                       sim::bytes(1'152'000), {{0, 1, 2}});
+  const double slice = 576'000.0;
+  const std::vector<ConnectionPace> pace = {{2 * kUs / slice, 0.5 * kUs},
+                                            {1 * kUs / slice, 0.25 * kUs}};
+  EXPECT_NEAR(pipeline_seconds(plan, 0, pace, true), 4.75 * kUs, 1e-12);
+  // Streamed, the closed form's first hop costs its delay only: 4 us of drain, 0.5 us, 0.25 us.
+  EXPECT_NEAR(pipeline_seconds_closed_form(plan, 0, pace, true), 4.75 * kUs, 1e-12);
 }
 
 TEST(PipelineTime, AllReduceStallsWorkedByHand) {
@@ -39,7 +56,7 @@ TEST(PipelineTime, AllReduceStallsWorkedByHand) {
       make_ring_plan(CollectiveOp::kAllReduce, Protocol::kSimple, sim::kib(8), {{0, 1}});
   const double slice = 2048.0;
   const std::vector<ConnectionPace> pace = {{1 * kUs / slice, 3 * kUs}, {1 * kUs / slice, 0.0}};
-  EXPECT_NEAR(pipeline_seconds(plan, 0, pace), 7.0 * kUs, 1e-12);
+  EXPECT_NEAR(pipeline_seconds(plan, 0, pace, false), 7.0 * kUs, 1e-12);
 }
 
 TEST(PipelineTime, ClosedFormIsExactWithOnePaceAndOneDelay) {
@@ -49,8 +66,8 @@ TEST(PipelineTime, ClosedFormIsExactWithOnePaceAndOneDelay) {
                                        {{0, 1, 2, 3, 4, 5, 6, 7}});
   for (const double delay_us : {0.0, 5.0, 150.0, 400.0}) {
     const std::vector<ConnectionPace> pace(8, {1.0 / 10e9, delay_us * kUs});
-    const double recurrence = pipeline_seconds(plan, 0, pace);
-    EXPECT_NEAR(pipeline_seconds_closed_form(plan, 0, pace), recurrence, 1e-9 * recurrence)
+    const double recurrence = pipeline_seconds(plan, 0, pace, false);
+    EXPECT_NEAR(pipeline_seconds_closed_form(plan, 0, pace, false), recurrence, 1e-9 * recurrence)
         << delay_us << " us";
   }
 }
@@ -63,7 +80,8 @@ TEST(PipelineTime, ClosedFormBoundsTheRecurrenceWhenHopsDiffer) {
   std::vector<ConnectionPace> pace(6, {1.0 / 300e9, 1 * kUs});
   pace[2] = {1.0 / 40e9, 12 * kUs};
   pace[5] = {1.0 / 40e9, 12 * kUs};
-  EXPECT_GE(pipeline_seconds_closed_form(plan, 0, pace), pipeline_seconds(plan, 0, pace));
+  EXPECT_GE(pipeline_seconds_closed_form(plan, 0, pace, false),
+            pipeline_seconds(plan, 0, pace, false));
 }
 
 }  // namespace

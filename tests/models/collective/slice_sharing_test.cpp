@@ -38,7 +38,7 @@ std::vector<double> shared_link_held(const std::vector<double>& floor) {
   SharingConnection b = one_transfer_over(shared);
   b.inputs = {2};
   SharingConnection z = one_transfer_over(links.add(200.0));
-  SliceSharing sharing(links.network, {a, b, z}, 1.0);
+  SliceSharing sharing(links.network, {a, b, z}, 1.0, false);
   return sharing.held_seconds(floor, [](std::size_t, std::int64_t) { return sim::bytes(100); });
 }
 
@@ -51,6 +51,35 @@ TEST(SliceSharing, TransfersOnALinkShareItEvenlyWhileTheyOverlap) {
   EXPECT_NEAR(held[2], 0.5, 1e-12);
 }
 
+// A sends 100 bytes over a 100 B/s link and hands them on 0.1 s later; B forwards them over a
+// 200 B/s link of its own, holding them 0.2 s after its last byte.
+std::vector<double> forwarded_held(bool streams) {
+  Links links;
+  SharingConnection a = one_transfer_over(links.add(100.0));
+  a.routes[0].delay_s = 0.1;
+  SharingConnection b = one_transfer_over(links.add(200.0));
+  b.routes[0].delay_s = 0.2;
+  b.inputs = {0};
+  SliceSharing sharing(links.network, {a, b}, 1.0, streams);
+  return sharing.held_seconds({0.0, 0.0},
+                              [](std::size_t, std::int64_t) { return sim::bytes(100); });
+}
+
+TEST(SliceSharing, StoreAndForwardWaitsForTheWholeInput) {
+  // A drains at 1.0 s and is held at 1.1; B then takes 0.5 s: drained 1.6, held 1.8 s.
+  const std::vector<double> held = forwarded_held(false);
+  EXPECT_NEAR(held[0], 1.1, 1e-12);
+  EXPECT_NEAR(held[1], 1.8, 1e-12);
+}
+
+TEST(SliceSharing, StreamingForwardsAsTheInputArrives) {
+  // B starts once A's first byte is held (0.1 s) and drains at 0.6 s, but its last byte left A
+  // at 1.0 s and was held at 1.1: B holds it at 1.1 + 0.2 = 1.3 s.
+  const std::vector<double> held = forwarded_held(true);
+  EXPECT_NEAR(held[0], 1.1, 1e-12);
+  EXPECT_NEAR(held[1], 1.3, 1e-12);
+}
+
 TEST(SliceSharing, CapacitiesAreTheLinksAsConstructed) {
   // The links' later changes (a fault window opening mid-run) do not reach a SliceSharing built
   // before them, although it works out its shared links only when first asked: a 100-byte
@@ -58,7 +87,7 @@ TEST(SliceSharing, CapacitiesAreTheLinksAsConstructed) {
   // again.
   Links links;
   const sim::LinkId link = links.add(100.0);
-  SliceSharing sharing(links.network, {one_transfer_over(link)}, 1.0);
+  SliceSharing sharing(links.network, {one_transfer_over(link)}, 1.0, false);
   links.network.set_link_capacity(link, sim::bytes_per_s(10.0));
   const auto bytes = [](std::size_t, std::int64_t) { return sim::bytes(100); };
   EXPECT_NEAR(sharing.held_seconds({0.0}, bytes)[0], 1.0, 1e-12);
@@ -90,7 +119,7 @@ TEST(SliceSharing, RingForwardingFollowsTheRecurrence) {
     c.period = 4;  // steps x slices
     ring.push_back(c);
   }
-  SliceSharing sharing(links.network, ring, 1.0);
+  SliceSharing sharing(links.network, ring, 1.0, false);
   const std::vector<double> held =
       sharing.held_seconds({0.0, 0.0}, [](std::size_t, std::int64_t) { return sim::bytes(2048); });
   EXPECT_NEAR(held[0], 7e-6, 1e-15);
@@ -108,7 +137,7 @@ TEST(SliceSharing, LanesSplitATransferAndTheSlowestSetsItsPace) {
   SharingConnection pair;
   pair.routes = {{{{shared}, {own}}, 0.0}};
   pair.transfers = 1;
-  SliceSharing sharing(links.network, {pair, one_transfer_over(shared)}, 1.0);
+  SliceSharing sharing(links.network, {pair, one_transfer_over(shared)}, 1.0, false);
   const std::vector<double> held = sharing.held_seconds(
       {0.0, 0.0}, [](std::size_t i, std::int64_t) { return sim::bytes(i == 0 ? 300 : 100); });
   EXPECT_NEAR(held[0], 2.5, 1e-12);

@@ -132,5 +132,69 @@ INSTANTIATE_TEST_SUITE_P(
                       TreeCase{"TenNodesOneGpu16MiB", 10, 1, 16 << 20, std::nullopt}),
     [](const ::testing::TestParamInfo<TreeCase>& param_info) { return param_info.param.name; });
 
+// NCCL's LL and LL128 pass each line on as it lands (transfer_dag.hpp): both executions follow
+// a chunk down a chain of hops at one transfer plus every hop's latency, rings and trees alike.
+struct StreamedCase {
+  std::string name;
+  int nodes = 1;
+  int gpus_per_node = 8;
+  CollectiveOp op = CollectiveOp::kAllReduce;
+  Algorithm algorithm = Algorithm::kTree;
+  Protocol protocol = Protocol::kLl;
+  std::int64_t size = 0;
+};
+
+class StreamedExecutionsAgree : public ::testing::TestWithParam<StreamedCase> {};
+
+TEST_P(StreamedExecutionsAgree, WithinTolerance) {
+  const StreamedCase& c = GetParam();
+  CollectiveBed chunk_bed(c.nodes, c.gpus_per_node);
+  CollectiveBed pipe_bed(c.nodes, c.gpus_per_node);
+  const auto run = [&](CollectiveBed& bed, Execution execution) {
+    return seconds(
+        bed.run(c.op, sim::bytes(c.size), c.algorithm, c.protocol, std::nullopt, execution).time);
+  };
+  const double chunk = run(chunk_bed, Execution::kChunk);
+  const double pipelined = run(pipe_bed, Execution::kPipelined);
+  EXPECT_NEAR(pipelined, chunk, 0.02 * chunk)
+      << fmt::format("chunk {:.2f} us, pipelined {:.2f} us", chunk * 1e6, pipelined * 1e6);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Protocols,
+    StreamedExecutionsAgree,
+    ::testing::Values(StreamedCase{"TreeLlSixteenNodes256KiB", 16, 8, CollectiveOp::kAllReduce,
+                                   Algorithm::kTree, Protocol::kLl, 256 << 10},
+                      StreamedCase{"TreeLl128SixteenNodes16MiB", 16, 8, CollectiveOp::kAllReduce,
+                                   Algorithm::kTree, Protocol::kLl128, 16 << 20},
+                      StreamedCase{"RingLl128OneNode16MiB", 1, 8, CollectiveOp::kAllReduce,
+                                   Algorithm::kRing, Protocol::kLl128, 16 << 20},
+                      StreamedCase{"RingLlTwoNodes1MiB", 2, 8, CollectiveOp::kAllReduce,
+                                   Algorithm::kRing, Protocol::kLl, 1 << 20},
+                      StreamedCase{"RingLl128TenNodesTwoGpus32MiBReduceScatter", 10, 2,
+                                   CollectiveOp::kReduceScatter, Algorithm::kRing, Protocol::kLl128,
+                                   32 << 20},
+                      StreamedCase{"RingLl128FourNodesBroadcast8MiB", 4, 8,
+                                   CollectiveOp::kBroadcast, Algorithm::kRing, Protocol::kLl128,
+                                   8 << 20}),
+    [](const ::testing::TestParamInfo<StreamedCase>& param_info) { return param_info.param.name; });
+
+TEST(TreeRun, StreamedLlTreeMovesAChunkInOneTransferPlusTheLatencyChain) {
+  // 16 x 8 H100, Tree LL at 256 KiB (what NCCL's tuner picks there without its medium-size
+  // derating): 16 channels of 16 KiB, one chunk each, every connection capped at llMaxBw / 16 =
+  // 20.4 / 16 = 1.275 GB/s. Streamed, the chunk crosses the 22 hops of the deepest path (a chain
+  // of 7 up, 4 node levels up and 4 down, 7 down) in one transfer, 16384 / 1.275e9 = 12.85 us,
+  // on top of what 8 B takes (the latency chain); store-and-forward would pay it per hop.
+  CollectiveBed bed(16, 8);
+  const auto time_us = [&](std::int64_t bytes) {
+    return seconds(bed.run(CollectiveOp::kAllReduce, sim::bytes(bytes), Algorithm::kTree,
+                           Protocol::kLl, std::nullopt)
+                       .time) *
+           1e6;
+  };
+  const double floor_us = time_us(8);
+  EXPECT_NEAR(time_us(256 << 10), floor_us + 12.85, 0.5);
+}
+
 }  // namespace
 }  // namespace railsim::models
