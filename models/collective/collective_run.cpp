@@ -163,6 +163,9 @@ CollectiveTiming timing_for(const TuningTopology& topology,
       from_us(hop_latency_us(HopKind::kNet, algorithm, protocol)) + calibration.step(protocol);
   timing.wire_factor = wire_bytes_per_payload_byte(protocol);
   timing.streams = protocol != Protocol::kSimple;
+  if (algorithm == Algorithm::kRing && topology.nodes > 1) {
+    timing.step_post = from_us(net_overhead_us(topology.cpu, protocol));
+  }
   double cap_gbytes_per_s = std::numeric_limits<double>::infinity();
   if (const auto per_channel = per_channel_cap_GBps(topology, algorithm, protocol)) {
     // NCCL's caps are per channel of its graph search, which the communicator runs as
@@ -174,6 +177,12 @@ CollectiveTiming timing_for(const TuningTopology& topology,
   }
   if (const auto total = total_cap_GBps(topology, algorithm, protocol)) {
     cap_gbytes_per_s = std::min(cap_gbytes_per_s, *total / channels);
+  }
+  if (algorithm == Algorithm::kTree) {
+    // A tree channel's threads run its reduce up and its broadcast down at once, each on part of
+    // them (nccl:src/device/all_reduce.h, runTreeSplit): the channel's cap serves both, which is
+    // NCCL's halving of a tree's bandwidth (nccl:src/graph/tuning.cc).
+    cap_gbytes_per_s /= 2.0;
   }
   if (std::isfinite(cap_gbytes_per_s)) {
     timing.connection_cap = sim::gbytes_per_s(cap_gbytes_per_s);

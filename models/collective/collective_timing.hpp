@@ -21,6 +21,11 @@ struct CollectiveTiming {
   // LL and LL128: each line carries its own flag, so a hop forwards data as it arrives
   // (transfer_dag.hpp); Simple waits for a whole slice.
   bool streams = false;
+  // Per step of a ring across nodes, on a connection between nodes: NCCL's network post overhead
+  // (NCCL_NET_OVERHEAD, nccl:src/graph/tuning.cc), the proxy posting the step's network send,
+  // during which the connection sends nothing else. NCCL's model charges it per ring step (as the
+  // least a step can cost); the links do not carry it.
+  sim::Duration step_post{};
 
   int qps() const { return qps_per_connection > 1 ? qps_per_connection : 1; }
 

@@ -49,7 +49,7 @@ double pipeline_seconds(const RingPlan& plan,
       start = std::max(start, streams ? was_opened[input] : was_held[input]);
     }
     const double end = start + seconds_of(bytes, c);
-    free[at(p)] = end;
+    free[at(p)] = k == plan.chunking.slices - 1 ? end + c.post_s : end;
     const double last = streams && s > 0 ? std::max(end, was_held[input]) : end;
     held[slot(k, p)] = last + c.delay_s;
     opened[slot(k, p)] = start + c.delay_s;
@@ -72,11 +72,14 @@ double pipeline_seconds_closed_form(const RingPlan& plan,
   double longest_delay_s = 0.0;
   for (const ConnectionPace& c : pace) {
     slowest.seconds_per_byte = std::max(slowest.seconds_per_byte, c.seconds_per_byte);
+    slowest.post_s = std::max(slowest.post_s, c.post_s);
     longest_delay_s = std::max(longest_delay_s, c.delay_s);
   }
   const sim::Bytes most =
       *std::max_element(pipe.connection_bytes.begin(), pipe.connection_bytes.end());
-  const double drain_s = seconds_of(most, slowest);
+  const double posts =
+      static_cast<double>(std::int64_t{pipe.loops} * pipe.active_steps - 1) * slowest.post_s;
+  const double drain_s = seconds_of(most, slowest) + posts;
   const sim::Bytes full = sim::bytes((plan.chunking.chunk.count + pipe.slices - 1) / pipe.slices);
   // A hop's data arrives tau(p) + delay(p) after its sender started it, or streamed, its first
   // byte delay(p) after.
@@ -92,7 +95,7 @@ double pipeline_seconds_closed_form(const RingPlan& plan,
     return drain_s + fill_s + pace[n - 1].delay_s;
   }
   const auto loop_stall_s = [&](sim::Bytes slice) {
-    const double wait_s = pipe.slices * seconds_of(slice, slowest);
+    const double wait_s = pipe.slices * seconds_of(slice, slowest) + slowest.post_s;
     const auto extra = [&](std::size_t p) { return std::max(0.0, hop_s(p, slice) - wait_s); };
     const auto length = static_cast<std::size_t>(pipe.steps - 1);
     double window = 0.0;

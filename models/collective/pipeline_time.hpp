@@ -8,7 +8,9 @@
 // position back:
 //   start(p, i+1) = max(end(p, i), end(p-1, j) + delay(p-1)),   end = start + bytes x spb(p)
 // and the channel is done when its last slice is held: max over slices of end + delay. This is
-// the recurrence the chunk-accurate run follows, with each connection's rate held fixed.
+// the recurrence the chunk-accurate run follows, with each connection's rate held fixed. After
+// the last slice of each step a connection posts for post(p) before it sends again: end(p, i)
+// counts it there.
 //
 // A protocol that streams (LL, LL128: transfer_dag.hpp) forwards a slice as it arrives: the next
 // hop may start delay(p-1) after the slice started on the hop before, and holds it no sooner than
@@ -25,7 +27,8 @@
 //   delay(p)) over every starting position, and a Broadcast chain adds tau(p) + delay(p) down
 //   its first hops. Exact when every connection has one pace and one delay; an upper bound
 //   otherwise, since it lets every loop start its worst run anew. Streamed, a hop's data can
-//   move on delay(p) after its sender started it, in place of tau(p) + delay(p).
+//   move on delay(p) after its sender started it, in place of tau(p) + delay(p). A step's posts
+//   add the longest post(p) to each of the connection's steps but its last (K tau* + post).
 #pragma once
 
 #include "models/collective/ring_plan.hpp"
@@ -37,6 +40,7 @@ namespace railsim::models {
 struct ConnectionPace {
   double seconds_per_byte = 0.0;  // payload bytes, while the connection sends
   double delay_s = 0.0;           // last byte sent -> the receiver can forward it
+  double post_s = 0.0;            // after a step's last slice, before the connection sends again
 };
 
 // Seconds from the channel's first send to its last slice being held; `pace` has one entry per

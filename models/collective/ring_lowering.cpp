@@ -31,6 +31,7 @@ struct RingChannels final : ChannelModel {
   bool closed_form = false;  // more than kSliceSharingLimit transfers: no sharing, no recurrence
   bool streams = false;      // the protocol forwards slices as they arrive
   std::vector<std::vector<sim::Duration>> delay;  // per channel, connection: hop + path latency
+  std::vector<std::vector<sim::Duration>> post;   // per channel, connection: after each step
   std::vector<std::vector<sim::Bytes>> pieces;    // per channel: RingPlan::loop_pieces, to share
 
   // pipeline_time.hpp's recurrence, or its closed form for the longest rings.
@@ -39,16 +40,23 @@ struct RingChannels final : ChannelModel {
     for (std::size_t p = 0; p < pace.size(); ++p) {
       pace[p].seconds_per_byte = seconds_per_byte[p];
       pace[p].delay_s = sim::to_seconds(delay[at(c)][p]);
+      pace[p].post_s = sim::to_seconds(post[at(c)][p]);
     }
     return closed_form ? pipeline_seconds_closed_form(plan, c, pace, streams)
                        : pipeline_seconds(plan, c, pace, streams);
   }
 
-  // Nothing is delivered before the last byte has left, and a chain's last byte still crosses
-  // its last hop after the links have drained.
+  // Nothing is delivered before the last byte has left, nor before every step but the last of
+  // the connection that posts longest has been posted, and a chain's last byte still crosses its
+  // last hop after the links have drained.
   sim::Duration lower_bound(int c, sim::Duration drain) const override {
     const bool chain = plan.op == CollectiveOp::kBroadcast && !delay[at(c)].empty();
-    return chain ? drain + delay[at(c)].back() : drain;
+    const std::vector<sim::Duration>& posts = post[at(c)];
+    const sim::Duration longest =
+        posts.empty() ? sim::Duration{} : *std::max_element(posts.begin(), posts.end());
+    const std::int64_t steps = plan.loops(c) * plan.active_steps() - 1;
+    const sim::Duration sent = drain + longest * steps;
+    return chain ? sent + delay[at(c)].back() : sent;
   }
 
   // In the order for_each_slice lists a connection's transfers: loop by loop, then step by step
@@ -85,6 +93,9 @@ TransferDag ring_dag(const System& system,
     const auto qp = static_cast<int>(sent[key]++ % static_cast<std::uint32_t>(timing.qps()));
     const RouteSpan route = routes.route(key, x.channel, hop, qp);
     DagTask task = connection_task(route, x.bytes, hop.inter_node, timing);
+    if (hop.inter_node && x.slice == plan.chunking.slices - 1) {
+      task.post = timing.step_post;  // the step's last slice
+    }
     if (x.depends_on) {
       task.depends_on.push_back(*x.depends_on);
     }
@@ -120,6 +131,7 @@ GroupPipeline ring_pipeline(const System& system,
   std::vector<SharingConnection> sharing;
   std::vector<sim::Bytes> most(at(channels));
   ring->delay.resize(at(channels));
+  ring->post.resize(at(channels));
   GroupPipeline pipeline;
   pipeline.channels.resize(at(channels));
   for (int c = 0; c < channels; ++c) {
@@ -131,11 +143,16 @@ GroupPipeline ring_pipeline(const System& system,
       flat_paths[at(p)] = routes.all_paths(key, c, hop);
       TimedConnection timed = timed_connection(routes, network, timing, key, c, hop, shared);
       ring->delay[at(c)].push_back(timed.delay);
+      ring->post[at(c)].push_back(hop.inter_node ? timing.step_post : sim::Duration{});
       if (!shared) {
         continue;
       }
       SharingConnection& shared_hop = sharing.emplace_back(std::move(timed.sharing));
       shared_hop.transfers = std::int64_t{pipe.loops} * pipe.active_steps * plan.chunking.slices;
+      if (hop.inter_node) {
+        shared_hop.post_s = sim::to_seconds(timing.step_post);
+        shared_hop.post_every = plan.chunking.slices;
+      }
       if (plan.op != CollectiveOp::kBroadcast) {
         // Position p forwards, at step s > 0, what position p - 1 sent at step s - 1.
         shared_hop.inputs = {static_cast<std::uint32_t>(at(c) * at(connections) +

@@ -127,6 +127,7 @@ std::vector<Transfer> transfers(const RingPlan& plan) {
       t.src = ring[at(p)];
       t.dst = ring[at((p + 1) % n)];
       t.step = s;
+      t.slice = k;
       t.bytes = bytes;
       t.depends_on = received[at(k)][at((p - 1 + n) % n)];
       t.after = last[at(p)];

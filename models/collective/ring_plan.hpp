@@ -78,7 +78,8 @@ struct Transfer {
   int connection = 0;  // the sender's ring position
   int src = 0;         // ranks
   int dst = 0;
-  int step = 0;  // the step of its piece; a hop latency separates consecutive steps
+  int step = 0;   // the step of its piece; a hop latency separates consecutive steps
+  int slice = 0;  // of its piece
   sim::Bytes bytes;
   // The transfer that brought this slice's data to the sender (the previous step, one rank
   // back): it must have been delivered first.

@@ -99,6 +99,8 @@ void SliceSharing::prepare() {
     out.inputs = std::move(c.inputs);
     out.offset = c.offset;
     out.period = c.period;
+    out.post_s = c.post_s;
+    out.post_every = c.post_every;
     out.first_slot = static_cast<std::uint32_t>(slots_);
     slots_ += out.inputs.size();
     count_own(c, true);
@@ -162,6 +164,7 @@ struct SliceSharing::Run {
   std::vector<double> rate;            // wire B/s
   std::vector<double> since;
   std::vector<double> held;
+  std::vector<double> free;  // per connection: when it may send again (after a post)
   // Per shared link: the lanes sending on it, and the connections they belong to.
   std::vector<std::uint32_t> lanes_on;
   std::vector<std::vector<std::uint32_t>> sending;
@@ -187,6 +190,7 @@ struct SliceSharing::Run {
         rate(s.connections_.size(), 0.0),
         since(s.connections_.size(), 0.0),
         held(s.connections_.size(), 0.0),
+        free(s.connections_.size(), 0.0),
         lanes_on(s.shared_capacity_.size(), 0),
         sending(s.shared_capacity_.size()),
         sent(s.slots_),
@@ -316,7 +320,7 @@ struct SliceSharing::Run {
       return;
     }
     state[i] = State::kWaiting;
-    events.set({std::max(now, *when), i});
+    events.set({std::max({now, *when, free[i]}), i});
   }
 
   double rate_of(std::uint32_t i) const {
@@ -405,9 +409,13 @@ struct SliceSharing::Run {
       hold(i, next[i], now + sharing.connections_[i].routes[route[i]].delay_s, now);
     }
     ++next[i];
-    if (next[i] < sharing.connections_[i].transfers) {
+    const Connection& c = sharing.connections_[i];
+    if (c.post_s > 0.0 && next[i] % c.post_every == 0) {
+      free[i] = now + c.post_s;
+    }
+    if (next[i] < c.transfers) {
       const std::optional<double> when_ready = ready(i);
-      if (when_ready && *when_ready <= now) {
+      if (when_ready && *when_ready <= now && free[i] <= now) {
         send(i, now);
         return;
       }

@@ -75,6 +75,10 @@ struct SharingConnection {
   std::int64_t offset = 0;
   std::int64_t period = 0;
   double cap = std::numeric_limits<double>::infinity();  // payload B/s: the protocol's limit
+  // After its transfer t drains, where (t + 1) mod post_every is 0, the connection waits post_s
+  // before it sends again (a step's post: collective_timing.hpp).
+  double post_s = 0.0;
+  std::int64_t post_every = 1;
 };
 
 // The payload bytes of transfer t of a connection.
@@ -121,6 +125,8 @@ class SliceSharing {
     std::vector<std::uint32_t> inputs;
     std::int64_t offset = 0;
     std::int64_t period = 0;
+    double post_s = 0.0;
+    std::int64_t post_every = 1;
     std::uint32_t first_slot = 0;  // its inputs' FIFOs
   };
 

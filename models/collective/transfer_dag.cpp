@@ -139,7 +139,13 @@ struct DagExecutor::Impl {
           if (trace) {
             traced(t, record.drained);
           }
-          release(next_on_connection[t]);
+          const std::int64_t next = next_on_connection[t];
+          const sim::Duration post = dag.tasks[t].post;
+          if (next >= 0 && post > sim::Duration{}) {
+            sim.schedule_after(post, [this, next] { release(next); });
+          } else {
+            release(next);
+          }
         }
       };
       flow.on_complete = [this, t](const sim::FlowRecord& /*record*/) { landed(t); };

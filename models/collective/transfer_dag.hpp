@@ -8,7 +8,8 @@
 // slowest port). A task starts once the task before it on its connection has drained (a
 // connection sends one chunk at a time) and every task it depends on has been delivered and then
 // held for that task's `hold`: NCCL's per-hop software latency, which the links do not carry.
-// The run is done when every task has been delivered and held.
+// The run is done when every task has been delivered and held. A task's `post` keeps its
+// connection from its next task for that long after it drains (a sender's per-message cost).
 //
 // A task that `streams` forwards its input as it arrives, as NCCL's LL and LL128 protocols do
 // (every 8- or 128-byte line carries its own flag, so a receiver reads each line as it lands and
@@ -65,6 +66,7 @@ struct DagTask {
   sim::Bandwidth flow_cap = sim::kUnboundedBandwidth;  // per flow, or the group's
   sim::Duration hold{};  // from its delivery until its dependants may use the data
   bool streams = false;  // forwards its dependencies' data line by line (see above)
+  sim::Duration post{};  // after it drains, its connection's next task waits this long
   std::vector<std::uint32_t> depends_on;
   std::optional<std::uint32_t> after;  // the previous task of its connection
 };

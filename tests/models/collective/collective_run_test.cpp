@@ -79,22 +79,25 @@ TEST(CollectiveRun, TwoNodeRingAllReduceIsBoundByEightGdrPcieLinks) {
   // 2 dgx-h100 nodes, 16 ranks, 16 channels, Simple. Every channel leaves each node once, two
   // channels per NIC, each GPU-NIC pair behind its own Gen5 switch at 49.15 GB/s: 24.58 GB/s
   // per channel. NVLink is looser: a GPU's port carries the 14 channels it does not leave by,
-  // 370/14 = 26.4 GB/s each. busbw = 16 x 24.58 = 8 x 49.15 = 393.2 GB/s, and 1 GiB takes
-  // 2 x 15/16 x 2^30 / 393.2e9 = 5.12 ms plus 8.4 us base latency.
+  // 370/14 = 26.4 GB/s each. The links move 1 GiB at 16 x 24.58 = 8 x 49.15 = 393.2 GB/s of
+  // busbw in 2 x 15/16 x 2^30 / 393.2e9 = 5.12 ms. Each channel's 64 MiB make 2 loops of 2 MiB
+  // pieces, 30 steps each, and after every step but the last a connection between the nodes
+  // posts for NCCL's Simple network overhead, 3 us: 59 x 3 = 177 us; plus 8.4 us base latency.
   Testbed bed(2);
   const CollectiveResult r =
       bed.run(ring(CollectiveOp::kAllReduce, sim::gib(1), Protocol::kSimple, 16));
-  const double bus = 8.0 * kGen5GBps;
-  const double expected = 2.0 * 15.0 / 16.0 * 1073741824.0 / (bus * 1e9) + 8.4e-6;
+  const double drain = 2.0 * 15.0 / 16.0 * 1073741824.0 / (8.0 * kGen5GBps * 1e9);
+  const double expected = drain + 59 * 3e-6 + 8.4e-6;
   EXPECT_NEAR(seconds(r.time), expected, 0.01 * expected);
+  const double bus = 2.0 * 15.0 / 16.0 * 1073741824.0 / expected / 1e9;  // 379.5 GB/s
   EXPECT_NEAR(r.busbw_GBps, bus, 0.01 * bus);
 }
 
 TEST(CollectiveRun, AllGatherAndReduceScatterTakeHalfTheAllReduceTime) {
-  // Same system: (n-1)/n of the bytes per connection, so at the same bus bandwidth the time of
-  // 1 GiB is 15/16 x 2^30 / 393.2e9 = 2.56 ms (+ 8.4 us).
-  const double bus = 8.0 * kGen5GBps;
-  const double expected = 15.0 / 16.0 * 1073741824.0 / (bus * 1e9) + 8.4e-6;
+  // Same system: (n-1)/n of the bytes per connection, so at the same bus bandwidth the links
+  // move 1 GiB in 15/16 x 2^30 / 393.2e9 = 2.56 ms; 2 loops of 15 steps post 29 x 3 us; + 8.4 us.
+  const double expected = 15.0 / 16.0 * 1073741824.0 / (8.0 * kGen5GBps * 1e9) + 29 * 3e-6 + 8.4e-6;
+  const double bus = 15.0 / 16.0 * 1073741824.0 / expected / 1e9;  // 379.1 GB/s
   for (const CollectiveOp op : {CollectiveOp::kAllGather, CollectiveOp::kReduceScatter}) {
     Testbed bed(2);
     const CollectiveResult r = bed.run(ring(op, sim::gib(1), Protocol::kSimple, 16));
