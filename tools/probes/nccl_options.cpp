@@ -2,8 +2,8 @@
 #include "tools/probes/nccl_options.hpp"
 
 #include "sim/input_error.hpp"
-#include "tools/command_line.hpp"
-#include "tools/named_choice.hpp"
+#include "tools/cli_support/command_line.hpp"
+#include "tools/cli_support/named_choice.hpp"
 
 #include <fmt/format.h>
 

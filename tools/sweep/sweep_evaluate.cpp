@@ -4,8 +4,8 @@
 
 #include "models/collective/collective_run.hpp"
 #include "sim/input_error.hpp"
-#include "tools/collective_sweep.hpp"
-#include "tools/step_evaluation.hpp"
+#include "tools/collective/collective_sweep.hpp"
+#include "tools/step/step_evaluation.hpp"
 
 #include <cstddef>
 #include <limits>

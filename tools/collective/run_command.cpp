@@ -1,0 +1,55 @@
+// File: tools/collective/run_command.cpp
+// `railsim run SCENARIO.json`: the scenario's collective workload on its system, with its
+// faults and background traffic, printed as `railsim collective` prints a sweep.
+#include "sim/input_error.hpp"
+#include "tools/cli_support/command_line.hpp"
+#include "tools/collective/collective_sweep.hpp"
+#include "tools/command.hpp"
+
+#include <boost/program_options.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace railsim::tools {
+
+namespace {
+
+namespace po = boost::program_options;
+
+}  // namespace
+
+int run_run(const std::vector<std::string>& args, std::ostream& out) {
+  std::string path;
+  std::string format = "table";
+  std::string trace_path;
+  std::string profile_path;
+  po::options_description options(
+      "railsim run SCENARIO.json [--format table|json|csv] [--trace OUT.json] [--profile P.json]");
+  options.add_options()("scenario", po::value(&path)->required(),
+                        "a scenario file with a workload")(
+      "format", po::value(&format)->default_value("table"),
+      "table (nccl-tests' columns), json or csv")(
+      "trace", po::value(&trace_path),
+      "also write a Chrome/Perfetto trace of the run to this file (docs/trace.md)")(
+      "profile", po::value(&profile_path),
+      "a calibration profile (railsim calibrate -o): its parameters, with a one-sigma band");
+  po::positional_options_description positional;
+  positional.add("scenario", 1);
+  po::variables_map vm;
+  if (!parse_command_line(args, options, positional,
+                          "Runs a scenario's collective workload on its system.", out, vm)) {
+    return 0;
+  }
+  if (format != "table" && format != "json" && format != "csv") {
+    throw sim::InputError("--format: expected table, json or csv, got '" + format + "'");
+  }
+  const models::scenario::ScenarioFile scenario = models::scenario::load_scenario_file(path);
+  const std::optional<LoadedProfile> profile = load_profile(profile_path);
+  run_and_print(out, scenario, workload_of(scenario, path), format, trace_path,
+                profile ? &*profile : nullptr);
+  return 0;
+}
+
+}  // namespace railsim::tools

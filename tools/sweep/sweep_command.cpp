@@ -1,0 +1,138 @@
+// File: tools/sweep/sweep_command.cpp
+// `railsim sweep SWEEP.json [--jobs N] [--out DIR] [--shard K/N] [--report DIR]` and
+// `railsim sweep --merge DIR... [--out DIR] [--report DIR]`: a sweep file's points run in
+// parallel, or shard outputs joined, and optionally an HTML report of them (docs/sweeps.md).
+// Nothing is written unless every point ran.
+#include "sim/input_error.hpp"
+#include "tools/cli_support/command_line.hpp"
+#include "tools/command.hpp"
+#include "tools/report/report_page.hpp"
+#include "tools/sweep/sweep_evaluate.hpp"
+#include "tools/sweep/sweep_file.hpp"
+#include "tools/sweep/sweep_merge.hpp"
+#include "tools/sweep/sweep_report.hpp"
+#include "tools/sweep/sweep_results.hpp"
+#include "tools/sweep/sweep_runner.hpp"
+
+#include <boost/program_options.hpp>
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <filesystem>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace railsim::tools {
+namespace {
+
+namespace po = boost::program_options;
+
+void print_written(std::ostream& out, const sweep::SweepResults& results, const std::string& dir) {
+  fmt::print(out, "sweep {}{}: {} points, {} rows: {}/results.csv, {}/results.json\n",
+             results.sweep, results.shard ? " shard " + sweep::shard_text(*results.shard) : "",
+             results.points, results.rows.size(), dir, dir);
+}
+
+// Fails before the sweep runs, rather than after an hour of it, when the report folder cannot be
+// created because a file stands where a folder must. Creates nothing: a failed sweep leaves no
+// trace in the folder.
+void check_report_folder(const std::string& dir) {
+  std::error_code error;
+  std::filesystem::path at = std::filesystem::absolute(dir, error);
+  while (!at.empty() && !std::filesystem::exists(at, error)) {
+    const std::filesystem::path parent = at.parent_path();
+    if (parent == at) {
+      break;
+    }
+    at = parent;
+  }
+  if (std::filesystem::exists(at, error) && !std::filesystem::is_directory(at, error)) {
+    throw sim::InputError(fmt::format("--report {}: cannot create the report folder: {} is a file",
+                                      dir, at.string()));
+  }
+}
+
+}  // namespace
+
+int run_sweep_command(const std::vector<std::string>& args, std::ostream& out) {
+  std::string path;
+  int jobs = 0;
+  std::string out_dir;
+  std::string shard_text;
+  std::string report_dir;
+  std::vector<std::string> merge;
+  po::options_description options(
+      "railsim sweep SWEEP.json [--jobs N] [--out DIR] [--shard K/N] [--report DIR]\n"
+      "railsim sweep --merge DIR... [--out DIR] [--report DIR]");
+  options.add_options()("sweep", po::value(&path), "a sweep file (docs/sweeps.md)")(
+      "jobs,j", po::value(&jobs)->default_value(0), "points run at once; 0: one per core")(
+      "out,o", po::value(&out_dir),
+      "write results.csv and results.json into this folder (created if absent); "
+      "without it the CSV goes to stdout")(
+      "shard", po::value(&shard_text),
+      "run only shard K of N: the points i with i % N == K - 1 (Slurm: "
+      "$SLURM_ARRAY_TASK_ID/N with --array=1-N)")(
+      "merge", po::value(&merge)->multitoken(),
+      "join the outputs of a sweep's shards, written by --out, into one")(
+      "report", po::value(&report_dir),
+      "write an HTML page of plots and tables of the results, DIR/index.html, and each plot "
+      "as DIR/<name>.svg (not with --shard)");
+  po::positional_options_description positional;
+  positional.add("sweep", 1);
+  po::variables_map vm;
+  if (!parse_command_line(args, options, positional,
+                          "Runs every point of a sweep file, in parallel, into one table.", out,
+                          vm)) {
+    return 0;
+  }
+  if (!report_dir.empty()) {
+    if (!shard_text.empty()) {
+      throw sim::InputError(
+          "--report shows the whole sweep: run it on the merged shards (--merge DIR... --report "
+          "DIR), not with --shard");
+    }
+    check_report_folder(report_dir);
+  }
+  sweep::SweepResults results;
+  if (!merge.empty()) {
+    if (!path.empty() || !shard_text.empty()) {
+      throw sim::InputError("--merge joins finished outputs: give no sweep file or --shard");
+    }
+    results = sweep::merge_results(merge);
+  } else {
+    if (path.empty()) {
+      throw sim::InputError("expected a sweep file (railsim sweep SWEEP.json) or --merge DIR...");
+    }
+    if (jobs < 0) {
+      throw sim::InputError(fmt::format("--jobs: expected 0 (one per core) or more, got {}", jobs));
+    }
+    const sweep::SweepFile file = sweep::read_sweep_file(path);
+    sweep::RunOptions run;
+    run.jobs = jobs;
+    if (!shard_text.empty()) {
+      run.shard = sweep::parse_shard(shard_text);
+    }
+    // A progress line helps a person at a terminal and only garbles a batch job's log.
+    run.progress = isatty(STDERR_FILENO) != 0 ? &std::cerr : nullptr;
+    results = sweep::run_points(file, sweep::evaluate_point, run);
+  }
+  // The report goes first: a folder it cannot write is then an error with no output at all.
+  if (!report_dir.empty()) {
+    report::write_report(report_dir, sweep::sweep_report(results));
+  }
+  if (out_dir.empty()) {
+    out << sweep::results_csv(results);
+    return 0;
+  }
+  sweep::write_results(out_dir, results);
+  print_written(out, results, out_dir);
+  if (!report_dir.empty()) {
+    fmt::print(out, "report: {}/index.html\n", report_dir);
+  }
+  return 0;
+}
+
+}  // namespace railsim::tools
