@@ -5,7 +5,7 @@
 #include "models/scenario/quantity.hpp"
 #include "sim/input_error.hpp"
 #include "tools/cli_support/command_line.hpp"
-#include "tools/cli_support/named_choice.hpp"
+#include "tools/collective/collective_choices.hpp"
 #include "tools/collective/collective_sweep.hpp"
 #include "tools/command.hpp"
 
