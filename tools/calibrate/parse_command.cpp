@@ -7,6 +7,7 @@
 #include "calibrate/parse/tool_output.hpp"
 #include "sim/input_error.hpp"
 #include "tools/cli_support/command_line.hpp"
+#include "tools/cli_support/output_format.hpp"
 #include "tools/command.hpp"
 
 #include <boost/program_options.hpp>
@@ -14,6 +15,7 @@
 #include <fmt/ostream.h>
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -26,6 +28,9 @@ namespace po = boost::program_options;
 namespace parse = calibrate::parse;
 using Json = nlohmann::ordered_json;
 using CsvRow = std::vector<std::string>;
+
+constexpr std::array<Choice<OutputFormat>, 2> kFormats = {
+    {{"json", OutputFormat::kJson}, {"csv", OutputFormat::kCsv}}};
 
 template <class... Fs>
 struct Overloaded : Fs... {
@@ -443,9 +448,7 @@ int run_parse(const std::vector<std::string>& args, std::ostream& out) {
                           out, vm)) {
     return 0;
   }
-  if (format != "json" && format != "csv") {
-    throw sim::InputError("--format: expected json or csv, got '" + format + "'");
-  }
+  const OutputFormat output_format = parse_format(format, kFormats);
   std::optional<parse::ToolFormat> tool;
   if (!as.empty()) {
     try {
@@ -456,7 +459,7 @@ int run_parse(const std::vector<std::string>& args, std::ostream& out) {
   }
   const parse::TextInput input = parse::TextInput::from_file(path);
   const parse::ToolOutput output = parse::parse_tool_output(input, tool);
-  if (format == "json") {
+  if (output_format == OutputFormat::kJson) {
     out << std::visit([](const auto& o) { return to_json(o); }, output).dump(2) << "\n";
   } else {
     print_csv(out, std::visit([](const auto& o) { return to_csv(o); }, output));

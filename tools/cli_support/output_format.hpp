@@ -19,11 +19,12 @@ enum class OutputFormat {
   kDot,  // Graphviz
 };
 
-// The format `text` names among `choices`; an InputError naming --format otherwise.
+// The format `text` names among `choices`; otherwise an InputError such as "--format: expected
+// table, json or csv, got 'jsn' (did you mean 'json'?)".
 template <std::size_t N>
 OutputFormat parse_format(std::string_view text,
                           const std::array<Choice<OutputFormat>, N>& choices) {
-  return parse_named("--format", text, choices);
+  return parse_named("--format", text, choices, NameList::kOr);
 }
 
 // The text form called "table", or JSON or CSV: run, compare.

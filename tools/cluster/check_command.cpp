@@ -92,11 +92,13 @@ int run_check(const std::vector<std::string>& args, std::ostream& out) {
                           out, vm)) {
     return 0;
   }
+  const OutputFormat format = o.output_format();
   const calibrate::fit::CalibratedModel model = o.model();
   const calibrate::parse::ClusterEvidence evidence =
       calibrate::parse::read_cluster_evidence(o.cluster);
   const CheckReport report = calibrate::check::check_cluster(evidence, model, o.system);
-  const std::string text = o.format == "json" ? json_report(report) : text_report(report);
+  const std::string text =
+      format == OutputFormat::kJson ? json_report(report) : text_report(report);
   if (!o.report_dir.empty()) {
     report::write_report(o.report_dir, check_report_page(report, evidence));
   }

@@ -2,10 +2,10 @@
 #include "tools/cluster/cluster_options.hpp"
 
 #include "models/scenario/system_file.hpp"
-#include "sim/input_error.hpp"
 #include "tools/cli_support/output_file.hpp"
 #include "tools/profile_option.hpp"
 
+#include <array>
 #include <optional>
 
 namespace railsim::tools {
@@ -28,10 +28,12 @@ void ClusterOptions::add_to(po::options_description& options,
   positional.add("cluster", 1);
 }
 
+OutputFormat ClusterOptions::output_format() const {
+  return parse_format(format, std::array<Choice<OutputFormat>, 2>{
+                                  {{"text", OutputFormat::kText}, {"json", OutputFormat::kJson}}});
+}
+
 calibrate::fit::CalibratedModel ClusterOptions::model() const {
-  if (format != "text" && format != "json") {
-    throw sim::InputError("--format: expected text or json, got '" + format + "'");
-  }
   calibrate::fit::CalibratedModel model{models::scenario::system_from_argument(system).system, {}};
   if (const std::optional<LoadedProfile> loaded = load_profile(profile)) {
     apply_profile(*loaded, model.system, model.collective);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "calibrate/fit/model_parameters.hpp"
+#include "tools/cli_support/output_format.hpp"
 
 #include <boost/program_options.hpp>
 
@@ -25,8 +26,10 @@ struct ClusterOptions {
   void add_to(boost::program_options::options_description& options,
               boost::program_options::positional_options_description& positional);
 
-  // The design with the profile's parameters set; an InputError for a --format other than
-  // text or json, a bad design or a bad profile.
+  // --format: text or json; an InputError for another.
+  OutputFormat output_format() const;
+
+  // The design with the profile's parameters set; an InputError for a bad design or profile.
   calibrate::fit::CalibratedModel model() const;
 
   // The text to -o's file, or to `out` without -o.

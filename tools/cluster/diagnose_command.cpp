@@ -155,6 +155,7 @@ int run_diagnose(const std::vector<std::string>& args, std::ostream& out) {
   if (jobs < 0) {
     throw sim::InputError(fmt::format("--jobs: expected 0 or more, got {}", jobs));
   }
+  const OutputFormat format = o.output_format();
   calibrate::fit::CalibratedModel model = o.model();
   const calibrate::parse::ClusterEvidence evidence =
       calibrate::parse::read_cluster_evidence(o.cluster);
@@ -175,7 +176,8 @@ int run_diagnose(const std::vector<std::string>& args, std::ostream& out) {
           model, calibrate::fit::cluster_measurements(evidence, model.system.node),
           diagnosis_options),
       std::move(hosts)};
-  const std::string text = o.format == "json" ? json_report(view, top) : text_report(view, top);
+  const std::string text =
+      format == OutputFormat::kJson ? json_report(view, top) : text_report(view, top);
   if (!o.report_dir.empty()) {
     report::write_report(o.report_dir, diagnose_report_page(view, top));
   }

@@ -94,9 +94,7 @@ int run_collective(const std::vector<std::string>& args, std::ostream& out) {
     return 0;
   }
   const models::CollectiveOp op = parse_named("--op", op_text, kOpChoices);
-  if (format != "nccl-tests" && format != "json" && format != "csv") {
-    throw sim::InputError("--format: expected nccl-tests, json or csv, got '" + format + "'");
-  }
+  const OutputFormat output_format = parse_format(format, kNcclTestsJsonCsv);
   const std::int64_t min_bytes = size_option(min_text, "--minbytes");
   const std::int64_t max_bytes = size_option(max_text, "--maxbytes");
   if (max_bytes < min_bytes) {
@@ -160,7 +158,7 @@ int run_collective(const std::vector<std::string>& args, std::ostream& out) {
     workload.gpus_per_node = gpus_per_node;
   }
   const std::optional<LoadedProfile> profile = load_profile(profile_path);
-  run_and_print(out, scenario, workload, format, trace_path, profile ? &*profile : nullptr);
+  run_and_print(out, scenario, workload, output_format, trace_path, profile ? &*profile : nullptr);
   return 0;
 }
 

@@ -280,22 +280,22 @@ models::scenario::CollectiveWorkload workload_of(const models::scenario::Scenari
   return *scenario.workload;
 }
 
-void print_sweep(std::ostream& out, const SweepResult& sweep, const std::string& format) {
-  if (format == "json") {
+void print_sweep(std::ostream& out, const SweepResult& sweep, OutputFormat format) {
+  if (format == OutputFormat::kJson) {
     print_json(out, sweep);
-  } else if (format == "csv") {
-    print_csv(out, sweep);
-  } else if (format == "nccl-tests" || format == "table") {
-    print_nccl_tests(out, sweep);
-  } else {
-    throw sim::InputError("--format: expected nccl-tests, json or csv, got '" + format + "'");
+    return;
   }
+  if (format == OutputFormat::kCsv) {
+    print_csv(out, sweep);
+    return;
+  }
+  print_nccl_tests(out, sweep);
 }
 
 void run_and_print(std::ostream& out,
                    const models::scenario::ScenarioFile& scenario,
                    const models::scenario::CollectiveWorkload& workload,
-                   const std::string& format,
+                   OutputFormat format,
                    const std::string& trace_path,
                    const LoadedProfile* profile) {
   std::optional<sim::Trace> trace;

@@ -6,8 +6,10 @@
 #include "models/collective/collective_run.hpp"
 #include "models/scenario/scenario_file.hpp"
 #include "sim/trace.hpp"
+#include "tools/cli_support/output_format.hpp"
 #include "tools/profile_option.hpp"
 
+#include <array>
 #include <cstdint>
 #include <ostream>
 #include <string>
@@ -58,15 +60,21 @@ void print_csv(std::ostream& out, const SweepResult& sweep);
 models::scenario::CollectiveWorkload workload_of(const models::scenario::ScenarioFile& scenario,
                                                  const std::string& path);
 
-// Prints in `format` (nccl-tests or its alias table, json, csv); an InputError for another.
-void print_sweep(std::ostream& out, const SweepResult& sweep, const std::string& format);
+// `collective`'s --format: nccl-tests' columns, JSON or CSV (`run` calls the first "table").
+inline constexpr std::array<Choice<OutputFormat>, 3> kNcclTestsJsonCsv = {
+    {{"nccl-tests", OutputFormat::kText},
+     {"json", OutputFormat::kJson},
+     {"csv", OutputFormat::kCsv}}};
+
+// Prints in `format`: kText as nccl-tests, kJson or kCsv.
+void print_sweep(std::ostream& out, const SweepResult& sweep, OutputFormat format);
 
 // Runs the sweep, then prints it and, when `trace_path` is not empty, writes its trace there:
 // nothing is printed or written unless every size ran.
 void run_and_print(std::ostream& out,
                    const models::scenario::ScenarioFile& scenario,
                    const models::scenario::CollectiveWorkload& workload,
-                   const std::string& format,
+                   OutputFormat format,
                    const std::string& trace_path,
                    const LoadedProfile* profile);
 

@@ -140,9 +140,7 @@ int run_compare(const std::vector<std::string>& args, std::ostream& out) {
                           vm)) {
     return 0;
   }
-  if (format != "table" && format != "json" && format != "csv") {
-    throw sim::InputError("--format: expected table, json or csv, got '" + format + "'");
-  }
+  const OutputFormat output_format = parse_format(format, kTableJsonCsv);
   if (paths.size() < 2) {
     throw sim::InputError("compare: expected at least two scenario files");
   }
@@ -163,9 +161,9 @@ int run_compare(const std::vector<std::string>& args, std::ostream& out) {
       throw sim::InputError(fmt::format("{}: {}", paths[s], error.what()));
     }
   }
-  if (format == "json") {
+  if (output_format == OutputFormat::kJson) {
     print_json(out, systems);
-  } else if (format == "csv") {
+  } else if (output_format == OutputFormat::kCsv) {
     print_csv(out, systems);
   } else {
     print_table(out, systems);

@@ -1,7 +1,6 @@
 // File: tools/collective/run_command.cpp
 // `railsim run SCENARIO.json`: the scenario's collective workload on its system, with its
 // faults and background traffic, printed as `railsim collective` prints a sweep.
-#include "sim/input_error.hpp"
 #include "tools/cli_support/command_line.hpp"
 #include "tools/collective/collective_sweep.hpp"
 #include "tools/command.hpp"
@@ -42,12 +41,10 @@ int run_run(const std::vector<std::string>& args, std::ostream& out) {
                           "Runs a scenario's collective workload on its system.", out, vm)) {
     return 0;
   }
-  if (format != "table" && format != "json" && format != "csv") {
-    throw sim::InputError("--format: expected table, json or csv, got '" + format + "'");
-  }
+  const OutputFormat output_format = parse_format(format, kTableJsonCsv);
   const models::scenario::ScenarioFile scenario = models::scenario::load_scenario_file(path);
   const std::optional<LoadedProfile> profile = load_profile(profile_path);
-  run_and_print(out, scenario, workload_of(scenario, path), format, trace_path,
+  run_and_print(out, scenario, workload_of(scenario, path), output_format, trace_path,
                 profile ? &*profile : nullptr);
   return 0;
 }

@@ -11,6 +11,7 @@
 #include "sim/input_error.hpp"
 #include "sim/simulator.hpp"
 #include "tools/cli_support/command_line.hpp"
+#include "tools/cli_support/output_format.hpp"
 #include "tools/command.hpp"
 #include "tools/profile_option.hpp"
 
@@ -20,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -29,6 +31,9 @@ namespace railsim::tools {
 namespace {
 
 namespace po = boost::program_options;
+
+constexpr std::array<Choice<OutputFormat>, 2> kFormats = {
+    {{"perftest", OutputFormat::kText}, {"json", OutputFormat::kJson}}};
 
 constexpr const char* kRule =
     "---------------------------------------------------------------------------------------\n";
@@ -179,9 +184,7 @@ int run_p2p(const std::vector<std::string>& args, std::ostream& out) {
   if (!latency && test != "write_bw") {
     throw sim::InputError("--test: expected write_bw or write_lat, got '" + test + "'");
   }
-  if (format != "perftest" && format != "json") {
-    throw sim::InputError("--format: expected perftest or json, got '" + format + "'");
-  }
+  const OutputFormat output_format = parse_format(format, kFormats);
   if (!vm.count("iters")) {
     iterations = latency ? 1000 : 5000;  // perftest's defaults
   }
@@ -306,7 +309,7 @@ int run_p2p(const std::vector<std::string>& args, std::ostream& out) {
     for (std::size_t i = 0; i < sizes.size(); ++i) {
       rows.push_back({sizes[i], iterations, at_profile[i]});
     }
-    if (format == "json") {
+    if (output_format == OutputFormat::kJson) {
       nlohmann::ordered_json json_rows = nlohmann::ordered_json::array();
       for (const LatencyRow& r : rows) {
         json_rows.push_back(latency_json(r));
@@ -325,7 +328,7 @@ int run_p2p(const std::vector<std::string>& args, std::ostream& out) {
   for (std::int64_t size : sizes) {
     rows.push_back(models::rdma_write_stream(spec, prepare, from, to, size, iterations));
   }
-  if (format == "json") {
+  if (output_format == OutputFormat::kJson) {
     nlohmann::ordered_json json_rows = nlohmann::ordered_json::array();
     for (const models::RdmaStreamResult& r : rows) {
       json_rows.push_back({{"size_bytes", r.size},

@@ -6,6 +6,7 @@
 #include "models/scenario/step_file.hpp"
 #include "sim/input_error.hpp"
 #include "tools/cli_support/command_line.hpp"
+#include "tools/cli_support/output_format.hpp"
 #include "tools/command.hpp"
 #include "tools/parallel_runs.hpp"
 #include "tools/profile_option.hpp"
@@ -16,6 +17,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <optional>
 
 namespace railsim::tools {
@@ -23,6 +25,9 @@ namespace {
 
 namespace po = boost::program_options;
 namespace sc = models::scenario;
+
+constexpr std::array<Choice<OutputFormat>, 2> kFormats = {
+    {{"table", OutputFormat::kText}, {"json", OutputFormat::kJson}}};
 
 StepScenario load_step_scenario(const std::string& path,
                                 const std::string& system_argument,
@@ -126,9 +131,7 @@ int run_step_command(const std::vector<std::string>& args, std::ostream& out) {
                           vm)) {
     return 0;
   }
-  if (format != "table" && format != "json") {
-    throw sim::InputError("--format: expected table or json, got '" + format + "'");
-  }
+  const OutputFormat output_format = parse_format(format, kFormats);
   if (vm.count("rank-links") != 0 && !(link_scale > 0.0 && link_scale < 1.0)) {
     throw sim::InputError(fmt::format("--rank-links: expected a rate scale in (0, 1), got {}",
                                       vm["rank-links"].as<double>()));
@@ -171,7 +174,7 @@ int run_step_command(const std::vector<std::string>& args, std::ostream& out) {
     report.link_scale = link_scale;
     report.link_costs = rank_links(scenario, healthy_run, link_scale, jobs);
   }
-  if (format == "json") {
+  if (output_format == OutputFormat::kJson) {
     print_step_json(out, scenario.workload, report);
   } else {
     print_step_table(out, scenario.workload, report);

@@ -23,6 +23,7 @@
 #include "sim/simulator.hpp"
 #include "tools/cli_support/command_line.hpp"
 #include "tools/cli_support/output_file.hpp"
+#include "tools/cli_support/output_format.hpp"
 #include "tools/command.hpp"
 #include "tools/topo/rate_text.hpp"
 #include "tools/topo/topo_dot.hpp"
@@ -33,6 +34,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -48,6 +50,9 @@ namespace railsim::tools {
 namespace {
 
 namespace po = boost::program_options;
+
+constexpr std::array<Choice<OutputFormat>, 3> kFormats = {
+    {{"text", OutputFormat::kText}, {"json", OutputFormat::kJson}, {"dot", OutputFormat::kDot}}};
 
 void print_text(const models::NodeSpec& node, const models::TopoMatrix& m, std::ostream& out) {
   fmt::print(out, "{}: {}\n\n{}", node.name, node.description,
@@ -385,9 +390,7 @@ int run_topo(const std::vector<std::string>& args, std::ostream& out) {
   if (vm.count("system") == 0) {
     throw sim::InputError("expected --system PRESET|FILE or --import-nvidia-smi DUMP, got neither");
   }
-  if (format != "text" && format != "json" && format != "dot") {
-    throw sim::InputError("--format: expected text, json or dot, got '" + format + "'");
-  }
+  const OutputFormat output_format = parse_format(format, kFormats);
   models::scenario::SystemFile file = models::scenario::system_from_argument(system_arg);
   if (vm.count("nodes")) {
     if (nodes < 1) {
@@ -402,15 +405,15 @@ int run_topo(const std::vector<std::string>& args, std::ostream& out) {
   const models::FabricSummary summary = models::summarize(system, network);
   const bool list_links = vm.count("links") > 0;
   const models::NodeSpec& node = system.spec().node;
-  if (format == "dot" && summary.tiers == 3) {
+  if (output_format == OutputFormat::kDot && summary.tiers == 3) {
     throw sim::InputError("--format dot draws two-tier fabrics only; use text or json");
   }
-  if (format == "dot") {
+  if (output_format == OutputFormat::kDot) {
     print_dot(system, network, summary, out);
     return 0;
   }
   const models::TopoMatrix matrix = models::topo_matrix(node);
-  if (format == "json") {
+  if (output_format == OutputFormat::kJson) {
     nlohmann::ordered_json doc = matrix_json(node, matrix);
     doc["fabric"] = fabric_json(system.spec(), summary);
     if (list_links) {
