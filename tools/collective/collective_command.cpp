@@ -1,12 +1,12 @@
 // File: tools/collective/collective_command.cpp
-// `railsim collective`: a size sweep of one collective over the model, printed in the columns
+// `railsim collective`: a size series of one collective over the model, printed in the columns
 // and header lines of nccl-tests' *_perf programs (design.md §5), or as JSON or CSV, so a real
 // log and the prediction can be laid side by side.
 #include "models/scenario/quantity.hpp"
 #include "sim/input_error.hpp"
 #include "tools/cli_support/command_line.hpp"
 #include "tools/collective/collective_choices.hpp"
-#include "tools/collective/collective_sweep.hpp"
+#include "tools/collective/size_series.hpp"
 #include "tools/command.hpp"
 
 #include <boost/program_options.hpp>

@@ -4,7 +4,7 @@
 // system's bus bandwidth as a ratio to the first's: how much a design choice costs.
 #include "sim/input_error.hpp"
 #include "tools/cli_support/command_line.hpp"
-#include "tools/collective/collective_sweep.hpp"
+#include "tools/collective/size_series.hpp"
 #include "tools/command.hpp"
 
 #include <boost/program_options.hpp>
@@ -22,23 +22,23 @@ namespace po = boost::program_options;
 
 struct Compared {
   std::string file;
-  SweepResult sweep;
+  SizeSeries series;
 };
 
-double ratio(const SweepRow& row, const SweepRow& first) {
+double ratio(const SeriesRow& row, const SeriesRow& first) {
   return first.result.busbw_GBps > 0.0 ? row.result.busbw_GBps / first.result.busbw_GBps : 0.0;
 }
 
-double average_busbw(const SweepResult& sweep) {
+double average_busbw(const SizeSeries& series) {
   double sum = 0.0;
-  for (const SweepRow& row : sweep.rows) {
+  for (const SeriesRow& row : series.rows) {
     sum += row.result.busbw_GBps;
   }
-  return sum / static_cast<double>(sweep.rows.size());
+  return sum / static_cast<double>(series.rows.size());
 }
 
 void print_table(std::ostream& out, const std::vector<Compared>& systems) {
-  const SweepResult& first = systems.front().sweep;
+  const SizeSeries& first = systems.front().series;
   const models::Communicator& comm = first.request.comm;
   fmt::print(out, "# railsim compare: {} of {} ({} nodes x {} GPUs) on {} systems\n",
              models::op_name(first.request.op), systems.front().file, comm.nodes,
@@ -46,7 +46,7 @@ void print_table(std::ostream& out, const std::vector<Compared>& systems) {
   fmt::print(out, "# time in us, busbw in GB/s (nccl-tests' definitions); ratio = busbw / {}'s\n",
              first.system_name);
   for (std::size_t s = 0; s < systems.size(); ++s) {
-    fmt::print(out, "#   [{}] {}  ({})\n", s, systems[s].sweep.system_name, systems[s].file);
+    fmt::print(out, "#   [{}] {}  ({})\n", s, systems[s].series.system_name, systems[s].file);
   }
   fmt::print(out, "#\n# {:>12}", "size (B)");
   for (std::size_t s = 0; s < systems.size(); ++s) {
@@ -59,7 +59,7 @@ void print_table(std::ostream& out, const std::vector<Compared>& systems) {
   for (std::size_t i = 0; i < first.rows.size(); ++i) {
     fmt::print(out, "  {:12d}", first.rows[i].size);
     for (std::size_t s = 0; s < systems.size(); ++s) {
-      const SweepRow& row = systems[s].sweep.rows[i];
+      const SeriesRow& row = systems[s].series.rows[i];
       fmt::print(out, "  {:9.2f} {:7.2f}", sim::to_us(row.result.time), row.result.busbw_GBps);
       if (s > 0) {
         fmt::print(out, " {:6.3f}", ratio(row, first.rows[i]));
@@ -70,7 +70,7 @@ void print_table(std::ostream& out, const std::vector<Compared>& systems) {
   fmt::print(out, "# Avg bus bandwidth   ");
   const double base = average_busbw(first);
   for (std::size_t s = 0; s < systems.size(); ++s) {
-    const double avg = average_busbw(systems[s].sweep);
+    const double avg = average_busbw(systems[s].series);
     fmt::print(out, "  {:>9} {:7.2f}", "", avg);
     if (s > 0) {
       fmt::print(out, " {:6.3f}", base > 0.0 ? avg / base : 0.0);
@@ -80,7 +80,7 @@ void print_table(std::ostream& out, const std::vector<Compared>& systems) {
 }
 
 void print_json(std::ostream& out, const std::vector<Compared>& systems) {
-  const SweepResult& first = systems.front().sweep;
+  const SizeSeries& first = systems.front().series;
   nlohmann::ordered_json doc;
   doc["op"] = std::string(models::op_name(first.request.op));
   doc["workload_from"] = systems.front().file;
@@ -88,14 +88,14 @@ void print_json(std::ostream& out, const std::vector<Compared>& systems) {
   doc["ranks"] = first.request.comm.ranks();
   doc["systems"] = nlohmann::ordered_json::array();
   for (const Compared& c : systems) {
-    doc["systems"].push_back({{"name", c.sweep.system_name}, {"file", c.file}});
+    doc["systems"].push_back({{"name", c.series.system_name}, {"file", c.file}});
   }
   doc["rows"] = nlohmann::ordered_json::array();
   for (std::size_t i = 0; i < first.rows.size(); ++i) {
     nlohmann::ordered_json results = nlohmann::ordered_json::array();
     for (const Compared& c : systems) {
-      const SweepRow& row = c.sweep.rows[i];
-      results.push_back({{"system", c.sweep.system_name},
+      const SeriesRow& row = c.series.rows[i];
+      results.push_back({{"system", c.series.system_name},
                          {"time_us", sim::to_us(row.result.time)},
                          {"algbw_GBps", row.result.algbw_GBps},
                          {"busbw_GBps", row.result.busbw_GBps},
@@ -107,12 +107,12 @@ void print_json(std::ostream& out, const std::vector<Compared>& systems) {
 }
 
 void print_csv(std::ostream& out, const std::vector<Compared>& systems) {
-  const SweepResult& first = systems.front().sweep;
+  const SizeSeries& first = systems.front().series;
   fmt::print(out, "size_bytes,system,time_us,algbw_GBps,busbw_GBps,ratio\n");
   for (std::size_t i = 0; i < first.rows.size(); ++i) {
     for (const Compared& c : systems) {
-      const SweepRow& row = c.sweep.rows[i];
-      fmt::print(out, "{},{},{:.3f},{:.4f},{:.4f},{:.4f}\n", row.size, c.sweep.system_name,
+      const SeriesRow& row = c.series.rows[i];
+      fmt::print(out, "{},{},{:.3f},{:.4f},{:.4f},{:.4f}\n", row.size, c.series.system_name,
                  sim::to_us(row.result.time), row.result.algbw_GBps, row.result.busbw_GBps,
                  ratio(row, first.rows[i]));
     }
@@ -155,8 +155,8 @@ int run_compare(const std::vector<std::string>& args, std::ostream& out) {
   systems.reserve(paths.size());
   for (std::size_t s = 0; s < paths.size(); ++s) {
     try {
-      systems.push_back({paths[s], run_calibrated_sweep(scenarios[s], workload,
-                                                        profile ? &*profile : nullptr, nullptr)});
+      systems.push_back({paths[s], run_calibrated_series(scenarios[s], workload,
+                                                         profile ? &*profile : nullptr, nullptr)});
     } catch (const sim::InputError& error) {
       throw sim::InputError(fmt::format("{}: {}", paths[s], error.what()));
     }

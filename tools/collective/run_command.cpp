@@ -1,8 +1,8 @@
 // File: tools/collective/run_command.cpp
 // `railsim run SCENARIO.json`: the scenario's collective workload on its system, with its
-// faults and background traffic, printed as `railsim collective` prints a sweep.
+// faults and background traffic, printed as `railsim collective` prints a size series.
 #include "tools/cli_support/command_line.hpp"
-#include "tools/collective/collective_sweep.hpp"
+#include "tools/collective/size_series.hpp"
 #include "tools/command.hpp"
 
 #include <boost/program_options.hpp>

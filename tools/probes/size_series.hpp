@@ -1,5 +1,5 @@
-// File: tools/probes/size_sweep.hpp
-// SizeSweep: the message sizes a probe measures, as nccl-tests and perftest name them: -b MIN
+// File: tools/probes/size_series.hpp
+// SizeSeries: the message sizes a probe measures, as nccl-tests and perftest name them: -b MIN
 // -e MAX -f FACTOR (sizes MIN, MIN*F, ... up to MAX), sizes with nccl-tests' suffixes ("8",
 // "64K", "1G", powers of 1024; models/scenario/quantity.hpp).
 #pragma once
@@ -12,24 +12,24 @@
 
 namespace railsim::tools::probes {
 
-struct SizeSweep {
+struct SizeSeries {
   std::int64_t min_bytes = 0;
   std::int64_t max_bytes = 0;
-  std::int64_t factor = 2;  // >= 2, so a sweep always ends
+  std::int64_t factor = 2;  // >= 2, so a series always ends
 
   // MIN, MIN*F, ... while <= MAX; MAX itself only when it is on that progression.
   std::vector<std::int64_t> sizes() const;
 };
 
 // Adds -b/--minbytes, -e/--maxbytes and -f/--stepfactor (values as text, for parse_size).
-void add_sweep_options(boost::program_options::options_description& options);
+void add_size_options(boost::program_options::options_description& options);
 
-// The sweep the options give, or `fallback` where -b and -e are both absent; -b or -e alone
+// The series the options give, or `fallback` where -b and -e are both absent; -b or -e alone
 // sets both ends (one size). Fails (sim::InputError naming the option) on a size that does not
 // parse, one outside [1, limit_bytes], MIN > MAX or a factor below 2.
-SizeSweep sweep_from_options(const boost::program_options::variables_map& vm,
-                             const SizeSweep& fallback,
-                             std::int64_t limit_bytes);
+SizeSeries sizes_from_options(const boost::program_options::variables_map& vm,
+                              const SizeSeries& fallback,
+                              std::int64_t limit_bytes);
 
 // A size for `option` ("-b"), parsed as nccl-tests does and checked against [1, limit_bytes].
 std::int64_t parse_size_option(std::string_view option,

@@ -1,6 +1,7 @@
-// File: tools/collective/collective_sweep.hpp
-// One collective over nccl-tests' size sweep on one system, and the three ways `collective`
-// and `run` print it: nccl-tests' *_perf table (design.md §5), JSON and CSV.
+// File: tools/collective/size_series.hpp
+// SizeSeries: one collective at each of nccl-tests' sizes (-b, -e, -f) on one system, and the
+// three ways `collective` and `run` print it: nccl-tests' *_perf table (design.md §5), JSON and
+// CSV. (A sweep, in railsim, is the design grid of tools/sweep/.)
 #pragma once
 
 #include "models/collective/collective_run.hpp"
@@ -17,44 +18,44 @@
 
 namespace railsim::tools {
 
-struct SweepRow {
+struct SeriesRow {
   std::int64_t size = 0;   // bytes, as nccl-tests prints it
   std::int64_t count = 0;  // elements, per rank for AllGather and ReduceScatter
   models::CollectiveResult result;
 };
 
-struct SweepResult {
+struct SizeSeries {
   std::string system_name;
   std::string gpu_model;
   models::CollectiveRequest request;  // as asked: unset choices are NCCL's ("auto")
   std::int64_t factor = 2;
-  std::vector<SweepRow> rows;
+  std::vector<SeriesRow> rows;
   std::string profile_path;           // the calibration profile applied, if any
   std::vector<double> time_sigma_us;  // with a profile: each row's one-sigma band
 };
 
 // nccl-tests' sizes from -b, -e and -f: min, min x f, ... up to max.
-std::vector<std::int64_t> sweep_sizes(std::int64_t min, std::int64_t max, std::int64_t factor);
+std::vector<std::int64_t> series_sizes(std::int64_t min, std::int64_t max, std::int64_t factor);
 
 // Builds the system (faults applied, background streams started) and runs the workload's
 // collective at every size, one after another on the same network. With a trace, records every
 // call, every rank's sends (models/collective/collective_trace.hpp) and every busy link's load.
-SweepResult run_sweep(const models::scenario::SystemFile& file,
-                      const std::vector<models::BackgroundFlow>& background,
-                      const models::scenario::CollectiveWorkload& workload,
-                      sim::Trace* trace);
+SizeSeries run_size_series(const models::scenario::SystemFile& file,
+                           const std::vector<models::BackgroundFlow>& background,
+                           const models::scenario::CollectiveWorkload& workload,
+                           sim::Trace* trace);
 
-// run_sweep on the scenario with a calibration profile's parameters applied, when there is one:
-// then each row also gets its one-sigma band, and stderr a warning for every way the sweep
+// run_size_series on the scenario with a calibration profile's parameters applied, when there is
+// one: then each row also gets its one-sigma band, and stderr a warning for every way the series
 // leaves the profile's calibrated range.
-SweepResult run_calibrated_sweep(const models::scenario::ScenarioFile& scenario,
+SizeSeries run_calibrated_series(const models::scenario::ScenarioFile& scenario,
                                  const models::scenario::CollectiveWorkload& workload,
                                  const LoadedProfile* profile,
                                  sim::Trace* trace);
 
-void print_nccl_tests(std::ostream& out, const SweepResult& sweep);
-void print_json(std::ostream& out, const SweepResult& sweep);
-void print_csv(std::ostream& out, const SweepResult& sweep);
+void print_nccl_tests(std::ostream& out, const SizeSeries& series);
+void print_json(std::ostream& out, const SizeSeries& series);
+void print_csv(std::ostream& out, const SizeSeries& series);
 
 // The scenario's workload; an InputError naming `path` when it has none.
 models::scenario::CollectiveWorkload workload_of(const models::scenario::ScenarioFile& scenario,
@@ -67,9 +68,9 @@ inline constexpr std::array<Choice<OutputFormat>, 3> kNcclTestsJsonCsv = {
      {"csv", OutputFormat::kCsv}}};
 
 // Prints in `format`: kText as nccl-tests, kJson or kCsv.
-void print_sweep(std::ostream& out, const SweepResult& sweep, OutputFormat format);
+void print_series(std::ostream& out, const SizeSeries& series, OutputFormat format);
 
-// Runs the sweep, then prints it and, when `trace_path` is not empty, writes its trace there:
+// Runs the series, then prints it and, when `trace_path` is not empty, writes its trace there:
 // nothing is printed or written unless every size ran.
 void run_and_print(std::ostream& out,
                    const models::scenario::ScenarioFile& scenario,

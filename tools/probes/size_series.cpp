@@ -1,5 +1,5 @@
-// File: tools/probes/size_sweep.cpp
-#include "tools/probes/size_sweep.hpp"
+// File: tools/probes/size_series.cpp
+#include "tools/probes/size_series.hpp"
 
 #include "models/scenario/quantity.hpp"
 #include "sim/input_error.hpp"
@@ -13,7 +13,7 @@ namespace railsim::tools::probes {
 
 namespace po = boost::program_options;
 
-std::vector<std::int64_t> SizeSweep::sizes() const {
+std::vector<std::int64_t> SizeSeries::sizes() const {
   std::vector<std::int64_t> out;
   for (std::int64_t size = min_bytes; size <= max_bytes; size *= factor) {
     out.push_back(size);
@@ -25,7 +25,7 @@ std::vector<std::int64_t> SizeSweep::sizes() const {
   return out;
 }
 
-void add_sweep_options(po::options_description& options) {
+void add_size_options(po::options_description& options) {
   options.add_options()("minbytes,b", po::value<std::string>(), "smallest size (8, 64K, 1M, ...)")(
       "maxbytes,e", po::value<std::string>(), "largest size")(
       "stepfactor,f", po::value<std::int64_t>(), "multiply the size by this between steps (>= 2)");
@@ -47,35 +47,36 @@ std::int64_t parse_size_option(std::string_view option,
   return bytes;
 }
 
-SizeSweep sweep_from_options(const po::variables_map& vm,
-                             const SizeSweep& fallback,
-                             std::int64_t limit_bytes) {
-  SizeSweep sweep = fallback;
+SizeSeries sizes_from_options(const po::variables_map& vm,
+                              const SizeSeries& fallback,
+                              std::int64_t limit_bytes) {
+  SizeSeries series = fallback;
   const bool has_min = vm.count("minbytes") > 0;
   const bool has_max = vm.count("maxbytes") > 0;
   if (has_min) {
-    sweep.min_bytes = parse_size_option("-b", vm["minbytes"].as<std::string>(), limit_bytes);
+    series.min_bytes = parse_size_option("-b", vm["minbytes"].as<std::string>(), limit_bytes);
   }
   if (has_max) {
-    sweep.max_bytes = parse_size_option("-e", vm["maxbytes"].as<std::string>(), limit_bytes);
+    series.max_bytes = parse_size_option("-e", vm["maxbytes"].as<std::string>(), limit_bytes);
   }
   if (has_min && !has_max) {
-    sweep.max_bytes = sweep.min_bytes;
+    series.max_bytes = series.min_bytes;
   }
   if (has_max && !has_min) {
-    sweep.min_bytes = sweep.max_bytes;
+    series.min_bytes = series.max_bytes;
   }
   if (vm.count("stepfactor")) {
-    sweep.factor = vm["stepfactor"].as<std::int64_t>();
+    series.factor = vm["stepfactor"].as<std::int64_t>();
   }
-  if (sweep.factor < 2) {
-    throw sim::InputError(fmt::format("-f: expected a factor of at least 2, got {}", sweep.factor));
-  }
-  if (sweep.min_bytes > sweep.max_bytes) {
+  if (series.factor < 2) {
     throw sim::InputError(
-        fmt::format("-b {} is larger than -e {}", sweep.min_bytes, sweep.max_bytes));
+        fmt::format("-f: expected a factor of at least 2, got {}", series.factor));
   }
-  return sweep;
+  if (series.min_bytes > series.max_bytes) {
+    throw sim::InputError(
+        fmt::format("-b {} is larger than -e {}", series.min_bytes, series.max_bytes));
+  }
+  return series;
 }
 
 }  // namespace railsim::tools::probes

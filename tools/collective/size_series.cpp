@@ -1,6 +1,6 @@
-// File: tools/collective/collective_sweep.cpp
-// The size sweep on one system, and its nccl-tests, JSON and CSV forms.
-#include "tools/collective/collective_sweep.hpp"
+// File: tools/collective/size_series.cpp
+// The size series on one system, and its nccl-tests, JSON and CSV forms.
+#include "tools/collective/size_series.hpp"
 
 #include "railsim/version.hpp"
 
@@ -25,8 +25,8 @@ constexpr std::int64_t kFloatBytes = 4;  // nccl-tests' default type, -d float
 
 // nccl-tests' count and printed size: AllGather and ReduceScatter take a per-rank count
 // rounded down to a whole element, and print n x that.
-SweepRow row_for(models::CollectiveOp op, std::int64_t size, int ranks) {
-  SweepRow row;
+SeriesRow row_for(models::CollectiveOp op, std::int64_t size, int ranks) {
+  SeriesRow row;
   const bool per_rank =
       op == models::CollectiveOp::kAllGather || op == models::CollectiveOp::kReduceScatter;
   row.count = per_rank ? size / (ranks * kFloatBytes) : size / kFloatBytes;
@@ -55,7 +55,7 @@ std::string requested_protocol(const models::CollectiveRequest& request) {
 
 }  // namespace
 
-std::vector<std::int64_t> sweep_sizes(std::int64_t min, std::int64_t max, std::int64_t factor) {
+std::vector<std::int64_t> series_sizes(std::int64_t min, std::int64_t max, std::int64_t factor) {
   std::vector<std::int64_t> sizes;
   for (std::int64_t s = min; s <= max; s *= factor) {
     sizes.push_back(s);
@@ -66,16 +66,16 @@ std::vector<std::int64_t> sweep_sizes(std::int64_t min, std::int64_t max, std::i
   return sizes;
 }
 
-SweepResult run_sweep(const models::scenario::SystemFile& file,
-                      const std::vector<models::BackgroundFlow>& background,
-                      const models::scenario::CollectiveWorkload& workload,
-                      sim::Trace* trace) {
-  SweepResult sweep;
-  sweep.system_name = file.name;
-  sweep.gpu_model = file.system.node.gpus.front().model;
-  sweep.request = workload.request;
-  sweep.factor = workload.factor;
-  models::Communicator& comm = sweep.request.comm;
+SizeSeries run_size_series(const models::scenario::SystemFile& file,
+                           const std::vector<models::BackgroundFlow>& background,
+                           const models::scenario::CollectiveWorkload& workload,
+                           sim::Trace* trace) {
+  SizeSeries series;
+  series.system_name = file.name;
+  series.gpu_model = file.system.node.gpus.front().model;
+  series.request = workload.request;
+  series.factor = workload.factor;
+  models::Communicator& comm = series.request.comm;
   comm.nodes = workload.nodes > 0 ? workload.nodes : file.system.nodes;
   comm.gpus_per_node = workload.gpus_per_node > 0 ? workload.gpus_per_node
                                                   : static_cast<int>(file.system.node.gpus.size());
@@ -93,79 +93,79 @@ SweepResult run_sweep(const models::scenario::SystemFile& file,
   models::start_background(system, network, background);
 
   const std::vector<std::int64_t> sizes =
-      sweep_sizes(workload.min_size.count, workload.max_size.count, workload.factor);
-  sweep.rows.reserve(sizes.size());
-  models::CollectiveRequest request = sweep.request;
+      series_sizes(workload.min_size.count, workload.max_size.count, workload.factor);
+  series.rows.reserve(sizes.size());
+  models::CollectiveRequest request = series.request;
   for (const std::int64_t size : sizes) {
-    SweepRow row = row_for(request.op, size, comm.ranks());
+    SeriesRow row = row_for(request.op, size, comm.ranks());
     request.size = sim::bytes(row.size);
     row.result =
         models::run_collective(system, network, simulator, request, calls ? &*calls : nullptr);
-    sweep.rows.push_back(row);
+    series.rows.push_back(row);
   }
-  return sweep;
+  return series;
 }
 
-SweepResult run_calibrated_sweep(const models::scenario::ScenarioFile& scenario,
+SizeSeries run_calibrated_series(const models::scenario::ScenarioFile& scenario,
                                  const models::scenario::CollectiveWorkload& workload,
                                  const LoadedProfile* profile,
                                  sim::Trace* trace) {
   if (profile == nullptr) {
-    return run_sweep(scenario.system, scenario.background, workload, trace);
+    return run_size_series(scenario.system, scenario.background, workload, trace);
   }
   models::scenario::SystemFile file = scenario.system;
   models::scenario::CollectiveWorkload calibrated = workload;
   apply_profile(*profile, file.system, calibrated.request.calibration);
-  const auto times_of = [](const SweepResult& sweep) {
+  const auto times_of = [](const SizeSeries& series) {
     std::vector<double> times;
-    times.reserve(sweep.rows.size());
-    for (const SweepRow& row : sweep.rows) {
+    times.reserve(series.rows.size());
+    for (const SeriesRow& row : series.rows) {
       times.push_back(sim::to_us(row.result.time));
     }
     return times;
   };
-  SweepResult sweep = run_sweep(file, scenario.background, calibrated, trace);
-  sweep.profile_path = profile->path;
-  sweep.time_sigma_us = one_sigma_band(
-      *profile, file.system, calibrated.request.calibration, times_of(sweep),
+  SizeSeries series = run_size_series(file, scenario.background, calibrated, trace);
+  series.profile_path = profile->path;
+  series.time_sigma_us = one_sigma_band(
+      *profile, file.system, calibrated.request.calibration, times_of(series),
       [&](const models::SystemSpec& system, const models::CollectiveCalibration& calibration) {
         models::scenario::SystemFile moved = file;
         moved.system = system;
         models::scenario::CollectiveWorkload again = calibrated;
         again.request.calibration = calibration;
-        return times_of(run_sweep(moved, scenario.background, again, nullptr));
+        return times_of(run_size_series(moved, scenario.background, again, nullptr));
       });
   std::vector<std::int64_t> sizes;
-  sizes.reserve(sweep.rows.size());
-  for (const SweepRow& row : sweep.rows) {
+  sizes.reserve(series.rows.size());
+  for (const SeriesRow& row : series.rows) {
     sizes.push_back(row.size);
   }
-  warn_outside_range(*profile, std::string(models::op_name(sweep.request.op)),
-                     sweep.request.comm.nodes, sweep.request.comm.gpus_per_node, sizes);
-  return sweep;
+  warn_outside_range(*profile, std::string(models::op_name(series.request.op)),
+                     series.request.comm.nodes, series.request.comm.gpus_per_node, sizes);
+  return series;
 }
 
 // busbw's band from the time's: busbw is inversely proportional to the time.
-double busbw_sigma(const SweepRow& row, double time_sigma_us) {
+double busbw_sigma(const SeriesRow& row, double time_sigma_us) {
   return row.result.busbw_GBps * time_sigma_us / sim::to_us(row.result.time);
 }
 
-void print_nccl_tests(std::ostream& out, const SweepResult& sweep) {
-  const models::CollectiveOp op = sweep.request.op;
-  const models::Communicator& comm = sweep.request.comm;
+void print_nccl_tests(std::ostream& out, const SizeSeries& series) {
+  const models::CollectiveOp op = series.request.op;
+  const models::Communicator& comm = series.request.comm;
   const std::string program = fmt::format("{}_perf", models::op_name(op));
   const bool reduces =
       op == models::CollectiveOp::kAllReduce || op == models::CollectiveOp::kReduceScatter;
   fmt::print(out, "# railsim {} prediction on {}: {} nodes x {} GPUs\n", kVersion,
-             sweep.system_name, comm.nodes, comm.gpus_per_node);
+             series.system_name, comm.nodes, comm.gpus_per_node);
   fmt::print(out, "# Collective test starting: {}\n", program);
   fmt::print(out,
              "# nThread 1 nGpus 1 minBytes {} maxBytes {} step: {}(factor) warmup iters: 0 "
              "iters: 1 agg iters: 1 validation: 0 graph: 0\n#\n# Using devices\n",
-             sweep.rows.front().size, sweep.rows.back().size, sweep.factor);
+             series.rows.front().size, series.rows.back().size, series.factor);
   for (int r = 0; r < comm.ranks(); ++r) {
     fmt::print(out, "#  Rank {:2d} Group  0 Pid {:6d} on {:>10} device {:2d} [model] NVIDIA {}\n",
-               r, 0, fmt::format("node{}", comm.node_of(r)), comm.gpu_of(r), sweep.gpu_model);
+               r, 0, fmt::format("node{}", comm.node_of(r)), comm.gpu_of(r), series.gpu_model);
   }
   fmt::print(out,
              "#\n"
@@ -176,7 +176,7 @@ void print_nccl_tests(std::ostream& out, const SweepResult& sweep) {
              "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)        "
              "     (us)  (GB/s)  (GB/s)         \n");
   double busbw_sum = 0.0;
-  for (const SweepRow& row : sweep.rows) {
+  for (const SeriesRow& row : series.rows) {
     const models::CollectiveResult& r = row.result;
     const std::string half =
         fmt::format("  {}  {:6.2f}  {:6.2f}  {:>6}", time_text(sim::to_us(r.time)), r.algbw_GBps,
@@ -188,22 +188,22 @@ void print_nccl_tests(std::ostream& out, const SweepResult& sweep) {
   }
   fmt::print(out, "# Out of bounds values : 0 OK\n");
   fmt::print(out, "# Avg bus bandwidth    : {:.4f} \n#\n",
-             busbw_sum / static_cast<double>(sweep.rows.size()));
-  if (!sweep.time_sigma_us.empty()) {
+             busbw_sum / static_cast<double>(series.rows.size()));
+  if (!series.time_sigma_us.empty()) {
     fmt::print(out,
                "# railsim calibration profile {}: one-sigma band of each prediction from its fit\n"
                "#         size     time (us)      +- (us)  busbw (GB/s)   +- (GB/s)\n",
-               sweep.profile_path);
-    for (std::size_t i = 0; i < sweep.rows.size(); ++i) {
-      const SweepRow& row = sweep.rows[i];
+               series.profile_path);
+    for (std::size_t i = 0; i < series.rows.size(); ++i) {
+      const SeriesRow& row = series.rows[i];
       fmt::print(out, "#   {:12d}  {:12.2f}  {:11.2f}  {:12.2f}  {:10.2f}\n", row.size,
-                 sim::to_us(row.result.time), sweep.time_sigma_us[i], row.result.busbw_GBps,
-                 busbw_sigma(row, sweep.time_sigma_us[i]));
+                 sim::to_us(row.result.time), series.time_sigma_us[i], row.result.busbw_GBps,
+                 busbw_sigma(row, series.time_sigma_us[i]));
     }
     fmt::print(out, "#\n");
   }
   fmt::print(out, "# railsim choices (algorithm, protocol, channels, execution) per size:\n");
-  for (const SweepRow& row : sweep.rows) {
+  for (const SeriesRow& row : series.rows) {
     const models::CollectiveResult& r = row.result;
     fmt::print(out, "#   {:12d}  {:<8} {:<6} {:2d}  {}\n", row.size,
                models::algorithm_name(r.algorithm), models::protocol_name(r.protocol), r.channels,
@@ -212,20 +212,20 @@ void print_nccl_tests(std::ostream& out, const SweepResult& sweep) {
   fmt::print(out, "#\n# Collective test concluded: {}\n#\n", program);
 }
 
-void print_json(std::ostream& out, const SweepResult& sweep) {
+void print_json(std::ostream& out, const SizeSeries& series) {
   nlohmann::ordered_json doc;
-  doc["system"] = sweep.system_name;
-  doc["nodes"] = sweep.request.comm.nodes;
-  doc["ranks"] = sweep.request.comm.ranks();
-  doc["op"] = std::string(models::op_name(sweep.request.op));
-  doc["algo"] = requested_algorithm(sweep.request);
-  doc["proto"] = requested_protocol(sweep.request);
-  if (!sweep.profile_path.empty()) {
-    doc["profile"] = sweep.profile_path;
+  doc["system"] = series.system_name;
+  doc["nodes"] = series.request.comm.nodes;
+  doc["ranks"] = series.request.comm.ranks();
+  doc["op"] = std::string(models::op_name(series.request.op));
+  doc["algo"] = requested_algorithm(series.request);
+  doc["proto"] = requested_protocol(series.request);
+  if (!series.profile_path.empty()) {
+    doc["profile"] = series.profile_path;
   }
   doc["rows"] = nlohmann::ordered_json::array();
-  for (std::size_t i = 0; i < sweep.rows.size(); ++i) {
-    const SweepRow& row = sweep.rows[i];
+  for (std::size_t i = 0; i < series.rows.size(); ++i) {
+    const SeriesRow& row = series.rows[i];
     const models::CollectiveResult& r = row.result;
     doc["rows"].push_back({{"size_bytes", row.size},
                            {"count", row.count},
@@ -236,8 +236,8 @@ void print_json(std::ostream& out, const SweepResult& sweep) {
                            {"proto", std::string(models::protocol_name(r.protocol))},
                            {"channels", r.channels},
                            {"exec", std::string(models::execution_name(r.execution))}});
-    if (!sweep.time_sigma_us.empty()) {
-      const double sigma = sweep.time_sigma_us[i];
+    if (!series.time_sigma_us.empty()) {
+      const double sigma = series.time_sigma_us[i];
       // JSON has no infinity: a band the fit could not bound is null.
       const auto finite = [](double v) {
         return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr);
@@ -249,23 +249,23 @@ void print_json(std::ostream& out, const SweepResult& sweep) {
   out << doc.dump(2) << "\n";
 }
 
-void print_csv(std::ostream& out, const SweepResult& sweep) {
-  const bool band = !sweep.time_sigma_us.empty();
+void print_csv(std::ostream& out, const SizeSeries& series) {
+  const bool band = !series.time_sigma_us.empty();
   fmt::print(out,
              "op,nodes,ranks,size_bytes,count,algo,proto,channels,exec,time_us,algbw_GBps,"
              "busbw_GBps{}\n",
              band ? ",time_sigma_us,busbw_sigma_GBps" : "");
-  const models::Communicator& comm = sweep.request.comm;
-  for (std::size_t i = 0; i < sweep.rows.size(); ++i) {
-    const SweepRow& row = sweep.rows[i];
+  const models::Communicator& comm = series.request.comm;
+  for (std::size_t i = 0; i < series.rows.size(); ++i) {
+    const SeriesRow& row = series.rows[i];
     const models::CollectiveResult& r = row.result;
     fmt::print(out, "{},{},{},{},{},{},{},{},{},{:.3f},{:.4f},{:.4f}",
-               models::op_name(sweep.request.op), comm.nodes, comm.ranks(), row.size, row.count,
+               models::op_name(series.request.op), comm.nodes, comm.ranks(), row.size, row.count,
                models::algorithm_name(r.algorithm), models::protocol_name(r.protocol), r.channels,
                models::execution_name(r.execution), sim::to_us(r.time), r.algbw_GBps, r.busbw_GBps);
     if (band) {
-      fmt::print(out, ",{:.3f},{:.4f}", sweep.time_sigma_us[i],
-                 busbw_sigma(row, sweep.time_sigma_us[i]));
+      fmt::print(out, ",{:.3f},{:.4f}", series.time_sigma_us[i],
+                 busbw_sigma(row, series.time_sigma_us[i]));
     }
     fmt::print(out, "\n");
   }
@@ -280,16 +280,16 @@ models::scenario::CollectiveWorkload workload_of(const models::scenario::Scenari
   return *scenario.workload;
 }
 
-void print_sweep(std::ostream& out, const SweepResult& sweep, OutputFormat format) {
+void print_series(std::ostream& out, const SizeSeries& series, OutputFormat format) {
   if (format == OutputFormat::kJson) {
-    print_json(out, sweep);
+    print_json(out, series);
     return;
   }
   if (format == OutputFormat::kCsv) {
-    print_csv(out, sweep);
+    print_csv(out, series);
     return;
   }
-  print_nccl_tests(out, sweep);
+  print_nccl_tests(out, series);
 }
 
 void run_and_print(std::ostream& out,
@@ -302,12 +302,12 @@ void run_and_print(std::ostream& out,
   if (!trace_path.empty()) {
     trace.emplace();
   }
-  const SweepResult sweep =
-      run_calibrated_sweep(scenario, workload, profile, trace ? &*trace : nullptr);
+  const SizeSeries series =
+      run_calibrated_series(scenario, workload, profile, trace ? &*trace : nullptr);
   if (trace) {
     write_chrome_trace_file(*trace, trace_path);
   }
-  print_sweep(out, sweep, format);
+  print_series(out, series, format);
 }
 
 }  // namespace railsim::tools
