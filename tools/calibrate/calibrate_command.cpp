@@ -27,6 +27,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -155,9 +156,7 @@ void print_parameters(std::ostream& out, const calibrate::fit::Calibration& c) {
   }
 }
 
-}  // namespace
-
-int run_calibrate(const std::vector<std::string>& args, std::ostream& out) {
+struct CalibrateOptions {
   std::vector<std::string> perftest_files;
   std::vector<std::string> nccl_files;
   std::string system_name;
@@ -167,98 +166,131 @@ int run_calibrate(const std::vector<std::string>& args, std::ostream& out) {
   std::string topo_path;
   std::string min_size_text;
   std::string max_size_text;
+  bool check = false;  // compare rows with predictions instead of fitting
+};
+
+// nullopt after --help.
+std::optional<CalibrateOptions> parse_options(const std::vector<std::string>& args,
+                                              std::ostream& out) {
+  CalibrateOptions o;
   po::options_description options(
       "railsim calibrate [--perftest F]... [--nccl-tests F]... [--topo F] --system PRESET|FILE "
       "(-o PROFILE.json | --check [--profile PROFILE.json])");
-  options.add_options()("perftest", po::value(&perftest_files)->composing(),
+  options.add_options()("perftest", po::value(&o.perftest_files)->composing(),
                         "a perftest output (ib_write_bw, ib_send_lat, ...), repeatable")(
-      "nccl-tests", po::value(&nccl_files)->composing(),
+      "nccl-tests", po::value(&o.nccl_files)->composing(),
       "an nccl-tests output (all_reduce_perf, ...), repeatable")(
-      "system", po::value(&system_name)->required(),
+      "system", po::value(&o.system_name)->required(),
       "the model to fit: a node preset or a scenario file (.json)")(
-      "topo", po::value(&topo_path),
+      "topo", po::value(&o.topo_path),
       "an nvidia-smi topo -m dump: the server as it shows it replaces --system's node")(
-      "fit", po::value(&fit_list),
+      "fit", po::value(&o.fit_list),
       "parameters to fit, comma-separated (default: those the inputs can inform)")(
-      "output,o", po::value(&output), "where to write the profile (JSON)")(
+      "output,o", po::value(&o.output), "where to write the profile (JSON)")(
       "check", "print each row measured vs predicted instead of fitting")(
-      "profile", po::value(&profile_path), "with --check: predict under this profile")(
-      "min-size", po::value(&min_size_text),
+      "profile", po::value(&o.profile_path), "with --check: predict under this profile")(
+      "min-size", po::value(&o.min_size_text),
       "use only rows of at least this size, e.g. 64M (to hold the others out)")(
-      "max-size", po::value(&max_size_text), "use only rows of at most this size");
+      "max-size", po::value(&o.max_size_text), "use only rows of at most this size");
   po::variables_map vm;
   if (!parse_command_line(args, options,
                           "Fits the model's calibrated parameters to real perftest and "
                           "nccl-tests outputs and writes them as a profile.",
                           out, vm)) {
-    return 0;
+    return std::nullopt;
   }
-  const bool check = vm.count("check") > 0;
-  if (!check && output.empty()) {
+  o.check = vm.count("check") > 0;
+  if (!o.check && o.output.empty()) {
     throw sim::InputError("-o PROFILE.json is required (or --check to compare without fitting)");
   }
-  if (!profile_path.empty() && !check) {
+  if (!o.profile_path.empty() && !o.check) {
     throw sim::InputError("--profile is for --check; a fit starts from --system's own values");
   }
-  if (perftest_files.empty() && nccl_files.empty()) {
+  if (o.perftest_files.empty() && o.nccl_files.empty()) {
     throw sim::InputError("no input: give at least one --perftest or --nccl-tests file");
   }
+  return o;
+}
 
+// The rows of every input within --min-size and --max-size, and the inputs as the profile
+// records them. Each parser's notes go to stderr as warnings.
+struct Inputs {
   calibrate::fit::MeasurementSet set;
   std::vector<calibrate::fit::ProfileInput> inputs;
+};
+
+Inputs read_inputs(const CalibrateOptions& o) {
+  Inputs read;
   for (const auto& [files, format] :
-       {std::pair{&perftest_files, "perftest"}, std::pair{&nccl_files, "nccl-tests"}}) {
+       {std::pair{&o.perftest_files, "perftest"}, std::pair{&o.nccl_files, "nccl-tests"}}) {
     for (const std::string& file : *files) {
       const calibrate::parse::TextInput input = calibrate::parse::TextInput::from_file(file);
       if (std::string_view(format) == "perftest") {
-        calibrate::fit::add_perftest(calibrate::parse::parse_perftest(input), file, set);
+        calibrate::fit::add_perftest(calibrate::parse::parse_perftest(input), file, read.set);
       } else {
-        calibrate::fit::add_nccl_tests(calibrate::parse::parse_nccl_tests(input), file, set);
+        calibrate::fit::add_nccl_tests(calibrate::parse::parse_nccl_tests(input), file, read.set);
       }
-      inputs.push_back({file, format, calibrate::fit::content_hash(input.text())});
+      read.inputs.push_back({file, format, calibrate::fit::content_hash(input.text())});
     }
   }
-  const std::int64_t min_size = size_option(min_size_text, "--min-size", 0);
+  const std::int64_t min_size = size_option(o.min_size_text, "--min-size", 0);
   const std::int64_t max_size =
-      size_option(max_size_text, "--max-size", std::numeric_limits<std::int64_t>::max());
-  std::erase_if(set.rows, [&](const calibrate::fit::Measurement& m) {
+      size_option(o.max_size_text, "--max-size", std::numeric_limits<std::int64_t>::max());
+  std::erase_if(read.set.rows, [&](const calibrate::fit::Measurement& m) {
     return m.size_bytes < min_size || m.size_bytes > max_size;
   });
-  for (const std::string& note : set.notes) {
+  for (const std::string& note : read.set.notes) {
     fmt::print(stderr, "railsim: warning: {}\n", note);
   }
+  return read;
+}
 
+// --system, its node replaced by the one --topo's dump shows.
+calibrate::fit::CalibratedModel starting_model(const CalibrateOptions& o) {
   calibrate::fit::CalibratedModel start;
-  start.system = models::scenario::system_from_argument(system_name).system;
-  if (!topo_path.empty()) {
-    const calibrate::parse::TopoImport imported = calibrate::parse::import_nvidia_smi_topo(
-        calibrate::parse::parse_nvidia_smi_topo(calibrate::parse::TextInput::from_file(topo_path)),
-        topo_path);
-    for (const std::string& assumed : imported.assumed) {
-      fmt::print(stderr, "railsim: warning: {}: not in the dump, assumed (check it): {}\n",
-                 topo_path, assumed);
-    }
-    start.system.node = imported.node;
+  start.system = models::scenario::system_from_argument(o.system_name).system;
+  if (o.topo_path.empty()) {
+    return start;
   }
-  if (check) {
-    if (!profile_path.empty()) {
-      calibrate::fit::apply_profile(calibrate::fit::read_profile(profile_path), start);
-    }
-    const std::vector<calibrate::fit::RowCheck> rows = calibrate::fit::check_rows(start, set);
-    print_rows(out, rows);
-    print_error_summary(out, "check", rows);
-    return 0;
+  const calibrate::parse::TopoImport imported = calibrate::parse::import_nvidia_smi_topo(
+      calibrate::parse::parse_nvidia_smi_topo(calibrate::parse::TextInput::from_file(o.topo_path)),
+      o.topo_path);
+  for (const std::string& assumed : imported.assumed) {
+    fmt::print(stderr, "railsim: warning: {}: not in the dump, assumed (check it): {}\n",
+               o.topo_path, assumed);
   }
+  start.system.node = imported.node;
+  return start;
+}
 
+// --check: each row beside its prediction, under --profile when given.
+int run_check(const CalibrateOptions& o,
+              calibrate::fit::CalibratedModel model,
+              const calibrate::fit::MeasurementSet& set,
+              std::ostream& out) {
+  if (!o.profile_path.empty()) {
+    calibrate::fit::apply_profile(calibrate::fit::read_profile(o.profile_path), model);
+  }
+  const std::vector<calibrate::fit::RowCheck> rows = calibrate::fit::check_rows(model, set);
+  print_rows(out, rows);
+  print_error_summary(out, "check", rows);
+  return 0;
+}
+
+int run_fit(const CalibrateOptions& o,
+            const calibrate::fit::CalibratedModel& start,
+            Inputs read,
+            std::ostream& out) {
+  const calibrate::fit::MeasurementSet& set = read.set;
   const std::vector<const calibrate::fit::ModelParameter*> parameters =
-      fit_list.empty() ? calibrate::fit::default_parameters(set) : parameters_named(fit_list);
+      o.fit_list.empty() ? calibrate::fit::default_parameters(set) : parameters_named(o.fit_list);
   const std::vector<calibrate::fit::RowCheck> before = calibrate::fit::check_rows(start, set);
   const calibrate::fit::Calibration calibration = calibrate::fit::calibrate(start, set, parameters);
   const std::string text = calibrate::fit::profile_json(
-      calibrate::fit::make_profile(calibration, system_name, std::move(inputs)));
-  write_output_file(output, text, "-o");
+      calibrate::fit::make_profile(calibration, o.system_name, std::move(read.inputs)));
+  write_output_file(o.output, text, "-o");
 
-  fmt::print(out, "# railsim calibrate: {} rows, system {}\n", set.rows.size(), system_name);
+  fmt::print(out, "# railsim calibrate: {} rows, system {}\n", set.rows.size(), o.system_name);
   fmt::print(out, "# {} ({} evaluations of the model)\n", calibration.message,
              calibration.evaluations);
   if (!calibration.converged) {
@@ -267,8 +299,24 @@ int run_calibrate(const std::vector<std::string>& args, std::ostream& out) {
   print_parameters(out, calibration);
   print_error_summary(out, "before", before);
   print_error_summary(out, "after", calibration.rows);
-  fmt::print(out, "# profile written to {}\n", output);
+  fmt::print(out, "# profile written to {}\n", o.output);
   return 0;
+}
+
+int run(const CalibrateOptions& o, std::ostream& out) {
+  Inputs read = read_inputs(o);
+  const calibrate::fit::CalibratedModel start = starting_model(o);
+  if (o.check) {
+    return run_check(o, start, read.set, out);
+  }
+  return run_fit(o, start, std::move(read), out);
+}
+
+}  // namespace
+
+int run_calibrate(const std::vector<std::string>& args, std::ostream& out) {
+  const std::optional<CalibrateOptions> options = parse_options(args, out);
+  return options ? run(*options, out) : 0;
 }
 
 }  // namespace railsim::tools
