@@ -339,14 +339,22 @@ int run_import(const std::string& dump,
   return 0;
 }
 
-}  // namespace
-
-int run_topo(const std::vector<std::string>& args, std::ostream& out) {
-  std::string system_arg;
-  std::string format;
+struct TopoOptions {
+  std::string system;
+  std::optional<int> nodes;
+  OutputFormat format = OutputFormat::kText;
+  bool list_links = false;
+  bool import = false;  // --import-nvidia-smi: read `dump` instead of a system
   std::string dump;
   std::string ports_file;
   std::string output;
+};
+
+// nullopt after --help. An import takes none of a system's options, and a system none of an
+// import's.
+std::optional<TopoOptions> parse_options(const std::vector<std::string>& args, std::ostream& out) {
+  TopoOptions o;
+  std::string format;
   int nodes = 0;
   po::options_description options(
       "railsim topo --system PRESET|FILE [--nodes N] [--format text|json|dot] [--links]\n"
@@ -354,16 +362,16 @@ int run_topo(const std::vector<std::string>& args, std::ostream& out) {
   const std::string system_help =
       fmt::format("a node preset ({}; 2 nodes on the default fabric) or a system file (.json)",
                   fmt::join(models::node_preset_names(), ", "));
-  options.add_options()("system", po::value(&system_arg), system_help.c_str())(
+  options.add_options()("system", po::value(&o.system), system_help.c_str())(
       "nodes", po::value(&nodes), "nodes in the system, overriding the preset's 2 or the file's")(
       "format", po::value(&format)->default_value("text"),
       "text (as nvidia-smi topo -m, then the fabric), json or dot (Graphviz)")(
       "links", "also list every link: name, capacity, latency (the names faults refer to)")(
-      "import-nvidia-smi", po::value(&dump),
+      "import-nvidia-smi", po::value(&o.dump),
       "infer a node from a saved `nvidia-smi topo -m` and write it as a system file")(
-      "ibdev2netdev", po::value(&ports_file),
+      "ibdev2netdev", po::value(&o.ports_file),
       "with --import-nvidia-smi: saved `ibdev2netdev [-v]` output (NIC states, link layers)")(
-      "output,o", po::value(&output),
+      "output,o", po::value(&o.output),
       "with --import-nvidia-smi: the file to write (then the matrix goes to stdout); stdout "
       "if absent");
   po::variables_map vm;
@@ -371,16 +379,17 @@ int run_topo(const std::vector<std::string>& args, std::ostream& out) {
                           "Prints a server's GPU and NIC distance matrix as nvidia-smi topo -m "
                           "does, and the fabric's figures; or draws both for Graphviz.",
                           out, vm)) {
-    return 0;
+    return std::nullopt;
   }
-  if (vm.count("import-nvidia-smi") > 0) {
+  o.import = vm.count("import-nvidia-smi") > 0;
+  if (o.import) {
     for (const char* other : {"system", "nodes", "format", "links"}) {
       if (vm.count(other) > 0 && !vm[other].defaulted()) {
         throw sim::InputError(fmt::format(
             "--{}: not with --import-nvidia-smi (give the written file to --system)", other));
       }
     }
-    return run_import(dump, ports_file, output, out);
+    return o;
   }
   for (const char* import_only : {"ibdev2netdev", "output"}) {
     if (vm.count(import_only) > 0) {
@@ -390,33 +399,41 @@ int run_topo(const std::vector<std::string>& args, std::ostream& out) {
   if (vm.count("system") == 0) {
     throw sim::InputError("expected --system PRESET|FILE or --import-nvidia-smi DUMP, got neither");
   }
-  const OutputFormat output_format = parse_format(format, kFormats);
-  models::scenario::SystemFile file = models::scenario::system_from_argument(system_arg);
+  o.format = parse_format(format, kFormats);
   if (vm.count("nodes")) {
-    if (nodes < 1) {
-      throw sim::InputError(fmt::format("--nodes: expected at least 1, got {}", nodes));
+    o.nodes = nodes;
+  }
+  o.list_links = vm.count("links") > 0;
+  return o;
+}
+
+// The system's matrix and fabric, in o.format.
+int run_system(const TopoOptions& o, std::ostream& out) {
+  models::scenario::SystemFile file = models::scenario::system_from_argument(o.system);
+  if (o.nodes) {
+    if (*o.nodes < 1) {
+      throw sim::InputError(fmt::format("--nodes: expected at least 1, got {}", *o.nodes));
     }
-    file.system.nodes = nodes;
+    file.system.nodes = *o.nodes;
   }
   sim::Simulator simulator;
   sim::FlowNetwork network(simulator);
   models::System system(file.system, network);
   models::scenario::apply_faults(file, system, network);
   const models::FabricSummary summary = models::summarize(system, network);
-  const bool list_links = vm.count("links") > 0;
   const models::NodeSpec& node = system.spec().node;
-  if (output_format == OutputFormat::kDot && summary.tiers == 3) {
+  if (o.format == OutputFormat::kDot && summary.tiers == 3) {
     throw sim::InputError("--format dot draws two-tier fabrics only; use text or json");
   }
-  if (output_format == OutputFormat::kDot) {
+  if (o.format == OutputFormat::kDot) {
     print_dot(system, network, summary, out);
     return 0;
   }
   const models::TopoMatrix matrix = models::topo_matrix(node);
-  if (output_format == OutputFormat::kJson) {
+  if (o.format == OutputFormat::kJson) {
     nlohmann::ordered_json doc = matrix_json(node, matrix);
     doc["fabric"] = fabric_json(system.spec(), summary);
-    if (list_links) {
+    if (o.list_links) {
       doc["links"] = links_json(network);
     }
     out << doc.dump(2) << "\n";
@@ -424,10 +441,24 @@ int run_topo(const std::vector<std::string>& args, std::ostream& out) {
   }
   print_text(node, matrix, out);
   print_fabric_text(system.spec(), summary, out);
-  if (list_links) {
+  if (o.list_links) {
     print_links_text(network, out);
   }
   return 0;
+}
+
+int run(const TopoOptions& o, std::ostream& out) {
+  if (o.import) {
+    return run_import(o.dump, o.ports_file, o.output, out);
+  }
+  return run_system(o, out);
+}
+
+}  // namespace
+
+int run_topo(const std::vector<std::string>& args, std::ostream& out) {
+  const std::optional<TopoOptions> options = parse_options(args, out);
+  return options ? run(*options, out) : 0;
 }
 
 }  // namespace railsim::tools
