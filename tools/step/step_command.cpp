@@ -99,55 +99,67 @@ std::vector<LinkCost> rank_links(const StepScenario& scenario,
   return costs;
 }
 
-}  // namespace
-
-int run_step_command(const std::vector<std::string>& args, std::ostream& out) {
+struct StepCommandOptions {
   std::string path;
   std::string system_argument;
   std::string faults_path;
-  std::string format = "table";
+  OutputFormat format = OutputFormat::kText;
   std::string profile_path;
+  std::optional<double> link_scale;  // --rank-links
+  int jobs = 0;                      // 0: all cores
+};
+
+// nullopt after --help.
+std::optional<StepCommandOptions> parse_options(const std::vector<std::string>& args,
+                                                std::ostream& out) {
+  StepCommandOptions o;
+  std::string format = "table";
   double link_scale = 0.0;
-  int jobs = 0;
   po::options_description options(
       "railsim step WORKLOAD.json [--system PRESET|FILE] [--faults FAULTS.json] "
       "[--format table|json] [--rank-links SCALE]");
-  options.add_options()("workload", po::value(&path)->required(),
+  options.add_options()("workload", po::value(&o.path)->required(),
                         "a file with a /step (docs/workloads.md)")(
-      "system", po::value(&system_argument),
+      "system", po::value(&o.system_argument),
       "the system to run it on (a preset or a scenario file), instead of the file's /system")(
-      "faults", po::value(&faults_path),
+      "faults", po::value(&o.faults_path),
       "a fault file: links degraded (also on a schedule), stragglers, GPUDirect RDMA off")(
       "format", po::value(&format)->default_value("table"), "table or json")(
-      "profile", po::value(&profile_path), "a calibration profile (railsim calibrate -o)")(
+      "profile", po::value(&o.profile_path), "a calibration profile (railsim calibrate -o)")(
       "rank-links", po::value(&link_scale),
       "rank the fabric's links by the step time each would cost at this rate scale, in (0, 1)")(
-      "jobs", po::value(&jobs), "threads for --rank-links (default: all cores)");
+      "jobs", po::value(&o.jobs), "threads for --rank-links (default: all cores)");
   po::positional_options_description positional;
   positional.add("workload", 1);
   po::variables_map vm;
   if (!parse_command_line(args, options, positional,
                           "Runs one training step on a system, with and without faults.", out,
                           vm)) {
-    return 0;
+    return std::nullopt;
   }
-  const OutputFormat output_format = parse_format(format, kFormats);
-  if (vm.count("rank-links") != 0 && !(link_scale > 0.0 && link_scale < 1.0)) {
-    throw sim::InputError(fmt::format("--rank-links: expected a rate scale in (0, 1), got {}",
-                                      vm["rank-links"].as<double>()));
+  o.format = parse_format(format, kFormats);
+  if (vm.count("rank-links") != 0) {
+    if (!(link_scale > 0.0 && link_scale < 1.0)) {
+      throw sim::InputError(fmt::format("--rank-links: expected a rate scale in (0, 1), got {}",
+                                        vm["rank-links"].as<double>()));
+    }
+    o.link_scale = link_scale;
   }
-  if (vm.count("jobs") != 0 && jobs < 1) {
-    throw sim::InputError(fmt::format("--jobs: expected at least 1, got {}", jobs));
+  if (vm.count("jobs") != 0 && o.jobs < 1) {
+    throw sim::InputError(fmt::format("--jobs: expected at least 1, got {}", o.jobs));
   }
-  const StepScenario scenario =
-      load_step_scenario(path, system_argument, faults_path, profile_path);
+  return o;
+}
 
+// The step, with its faults: the healthy baseline and what each fault costs alone, each job
+// alone beside the others, and with --rank-links what each fabric link would cost.
+StepReport make_report(const StepCommandOptions& o, const StepScenario& scenario) {
   StepReport report;
-  report.workload = scenario.workload.name.empty() ? path : scenario.workload.name;
+  report.workload = scenario.workload.name.empty() ? o.path : scenario.workload.name;
   report.system = scenario.system.name;
   report.run = run_step_scenario(scenario);
   const std::vector<FaultItem> items = fault_items(scenario);
-  const bool needs_healthy = !items.empty() || vm.count("rank-links") != 0;
+  const bool needs_healthy = !items.empty() || o.link_scale.has_value();
   const StepRun healthy_run = needs_healthy ? run_step_scenario(healthy(scenario)) : report.run;
   report.healthy_step_time = healthy_run.result.step_time;
   if (items.size() > 1) {
@@ -170,16 +182,30 @@ int run_step_command(const std::vector<std::string>& args, std::ostream& out) {
            run_step_scenario(alone[j]).result.step_time});
     }
   }
-  if (vm.count("rank-links") != 0) {
-    report.link_scale = link_scale;
-    report.link_costs = rank_links(scenario, healthy_run, link_scale, jobs);
+  if (o.link_scale) {
+    report.link_scale = *o.link_scale;
+    report.link_costs = rank_links(scenario, healthy_run, *o.link_scale, o.jobs);
   }
-  if (output_format == OutputFormat::kJson) {
+  return report;
+}
+
+int run(const StepCommandOptions& o, std::ostream& out) {
+  const StepScenario scenario =
+      load_step_scenario(o.path, o.system_argument, o.faults_path, o.profile_path);
+  const StepReport report = make_report(o, scenario);
+  if (o.format == OutputFormat::kJson) {
     print_step_json(out, scenario.workload, report);
   } else {
     print_step_table(out, scenario.workload, report);
   }
   return 0;
+}
+
+}  // namespace
+
+int run_step_command(const std::vector<std::string>& args, std::ostream& out) {
+  const std::optional<StepCommandOptions> options = parse_options(args, out);
+  return options ? run(*options, out) : 0;
 }
 
 }  // namespace railsim::tools
