@@ -427,16 +427,21 @@ void warn_if_truncated(const std::string& file, const parse::ToolOutput& output)
              output);
 }
 
-}  // namespace
-
-int run_parse(const std::vector<std::string>& args, std::ostream& out) {
+struct ParseOptions {
   std::string path;
+  std::optional<parse::ToolFormat> tool;  // --as; absent: recognised from the content
+  OutputFormat format = OutputFormat::kJson;
+};
+
+// nullopt after --help.
+std::optional<ParseOptions> parse_options(const std::vector<std::string>& args, std::ostream& out) {
+  ParseOptions o;
   std::string as;
   std::string format = "json";
   po::options_description options(
       "railsim parse FILE [--as perftest|nccl-tests|nvidia-smi-topo|ibdev2netdev|ibstat|lspci] "
       "[--format json|csv]");
-  options.add_options()("file", po::value(&path)->required(), "the tool's output, as saved")(
+  options.add_options()("file", po::value(&o.path)->required(), "the tool's output, as saved")(
       "as", po::value(&as), "the tool that wrote it; default: recognised from the content")(
       "format", po::value(&format)->default_value("json"), "json or csv");
   po::positional_options_description positional;
@@ -446,26 +451,36 @@ int run_parse(const std::vector<std::string>& args, std::ostream& out) {
                           "Reads a real tool's output (perftest, nccl-tests, nvidia-smi topo -m, "
                           "ibdev2netdev, ibstat, lspci -vv) and prints its tables.",
                           out, vm)) {
-    return 0;
+    return std::nullopt;
   }
-  const OutputFormat output_format = parse_format(format, kFormats);
-  std::optional<parse::ToolFormat> tool;
+  o.format = parse_format(format, kFormats);
   if (!as.empty()) {
     try {
-      tool = parse::tool_format_named(as);
+      o.tool = parse::tool_format_named(as);
     } catch (const sim::InputError& error) {
       throw sim::InputError(std::string("--as: ") + error.what());
     }
   }
-  const parse::TextInput input = parse::TextInput::from_file(path);
-  const parse::ToolOutput output = parse::parse_tool_output(input, tool);
-  if (output_format == OutputFormat::kJson) {
-    out << std::visit([](const auto& o) { return to_json(o); }, output).dump(2) << "\n";
+  return o;
+}
+
+int run(const ParseOptions& o, std::ostream& out) {
+  const parse::TextInput input = parse::TextInput::from_file(o.path);
+  const parse::ToolOutput output = parse::parse_tool_output(input, o.tool);
+  if (o.format == OutputFormat::kJson) {
+    out << std::visit([](const auto& tool) { return to_json(tool); }, output).dump(2) << "\n";
   } else {
-    print_csv(out, std::visit([](const auto& o) { return to_csv(o); }, output));
+    print_csv(out, std::visit([](const auto& tool) { return to_csv(tool); }, output));
   }
-  warn_if_truncated(path, output);
+  warn_if_truncated(o.path, output);
   return 0;
+}
+
+}  // namespace
+
+int run_parse(const std::vector<std::string>& args, std::ostream& out) {
+  const std::optional<ParseOptions> options = parse_options(args, out);
+  return options ? run(*options, out) : 0;
 }
 
 }  // namespace railsim::tools

@@ -119,18 +119,23 @@ void print_csv(std::ostream& out, const std::vector<Compared>& systems) {
   }
 }
 
-}  // namespace
-
-int run_compare(const std::vector<std::string>& args, std::ostream& out) {
-  std::vector<std::string> paths;
-  std::string format = "table";
+struct CompareOptions {
+  std::vector<std::string> paths;  // the first one's workload runs on every system
+  OutputFormat format = OutputFormat::kText;
   std::string profile_path;
+};
+
+// nullopt after --help.
+std::optional<CompareOptions> parse_options(const std::vector<std::string>& args,
+                                            std::ostream& out) {
+  CompareOptions o;
+  std::string format = "table";
   po::options_description options(
       "railsim compare A.json B.json [...] [--format table|json|csv] [--profile P.json]");
-  options.add_options()("scenarios", po::value(&paths)->multitoken()->required(),
+  options.add_options()("scenarios", po::value(&o.paths)->multitoken()->required(),
                         "scenario files; the first one's workload runs on every system")(
       "format", po::value(&format)->default_value("table"), "table, json or csv")(
-      "profile", po::value(&profile_path),
+      "profile", po::value(&o.profile_path),
       "a calibration profile (railsim calibrate -o) applied to every system");
   po::positional_options_description positional;
   positional.add("scenarios", -1);
@@ -138,37 +143,49 @@ int run_compare(const std::vector<std::string>& args, std::ostream& out) {
   if (!parse_command_line(args, options, positional,
                           "Runs one workload on several systems and prints them side by side.", out,
                           vm)) {
-    return 0;
+    return std::nullopt;
   }
-  const OutputFormat output_format = parse_format(format, kTableJsonCsv);
-  if (paths.size() < 2) {
+  o.format = parse_format(format, kTableJsonCsv);
+  if (o.paths.size() < 2) {
     throw sim::InputError("compare: expected at least two scenario files");
   }
+  return o;
+}
+
+int run(const CompareOptions& o, std::ostream& out) {
   std::vector<models::scenario::ScenarioFile> scenarios;
-  scenarios.reserve(paths.size());
-  for (const std::string& path : paths) {
+  scenarios.reserve(o.paths.size());
+  for (const std::string& path : o.paths) {
     scenarios.push_back(models::scenario::load_scenario_file(path));
   }
-  const models::scenario::CollectiveWorkload workload = workload_of(scenarios.front(), paths[0]);
-  const std::optional<LoadedProfile> profile = load_profile(profile_path);
+  const models::scenario::CollectiveWorkload workload = workload_of(scenarios.front(), o.paths[0]);
+  const std::optional<LoadedProfile> profile = load_profile(o.profile_path);
   std::vector<Compared> systems;
-  systems.reserve(paths.size());
-  for (std::size_t s = 0; s < paths.size(); ++s) {
+  systems.reserve(o.paths.size());
+  for (std::size_t s = 0; s < o.paths.size(); ++s) {
     try {
-      systems.push_back({paths[s], run_calibrated_series(scenarios[s], workload,
-                                                         profile ? &*profile : nullptr, nullptr)});
+      systems.push_back(
+          {o.paths[s],
+           run_calibrated_series(scenarios[s], workload, profile ? &*profile : nullptr, nullptr)});
     } catch (const sim::InputError& error) {
-      throw sim::InputError(fmt::format("{}: {}", paths[s], error.what()));
+      throw sim::InputError(fmt::format("{}: {}", o.paths[s], error.what()));
     }
   }
-  if (output_format == OutputFormat::kJson) {
+  if (o.format == OutputFormat::kJson) {
     print_json(out, systems);
-  } else if (output_format == OutputFormat::kCsv) {
+  } else if (o.format == OutputFormat::kCsv) {
     print_csv(out, systems);
   } else {
     print_table(out, systems);
   }
   return 0;
+}
+
+}  // namespace
+
+int run_compare(const std::vector<std::string>& args, std::ostream& out) {
+  const std::optional<CompareOptions> options = parse_options(args, out);
+  return options ? run(*options, out) : 0;
 }
 
 }  // namespace railsim::tools
