@@ -76,9 +76,9 @@ std::string json_report(const CheckReport& report) {
   return doc.dump(2) + "\n";
 }
 
-}  // namespace
-
-int run_check(const std::vector<std::string>& args, std::ostream& out) {
+// nullopt after --help.
+std::optional<ClusterOptions> parse_options(const std::vector<std::string>& args,
+                                            std::ostream& out) {
   ClusterOptions o;
   po::options_description options(
       "railsim check CLUSTER --system PRESET|FILE [--profile P.json] [--format text|json] "
@@ -90,8 +90,12 @@ int run_check(const std::vector<std::string>& args, std::ostream& out) {
                           "Checks a cluster's measurements against its design, layer by layer: "
                           "exit status 0 when all pass, 1 when a check fails.",
                           out, vm)) {
-    return 0;
+    return std::nullopt;
   }
+  return o;
+}
+
+int run(const ClusterOptions& o, std::ostream& out) {
   const OutputFormat format = o.output_format();
   const calibrate::fit::CalibratedModel model = o.model();
   const calibrate::parse::ClusterEvidence evidence =
@@ -104,6 +108,13 @@ int run_check(const std::vector<std::string>& args, std::ostream& out) {
   }
   o.write(text, out);
   return report.failed() ? 1 : 0;
+}
+
+}  // namespace
+
+int run_check(const std::vector<std::string>& args, std::ostream& out) {
+  const std::optional<ClusterOptions> options = parse_options(args, out);
+  return options ? run(*options, out) : 0;
 }
 
 }  // namespace railsim::tools

@@ -24,6 +24,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -125,20 +126,24 @@ std::string json_report(const DiagnosisView& view, int top) {
   return doc.dump(2) + "\n";
 }
 
-}  // namespace
+struct DiagnoseOptions {
+  ClusterOptions cluster;
+  int top = 5;   // explanations (ranks) listed
+  int jobs = 0;  // threads; 0: all cores
+};
 
-int run_diagnose(const std::vector<std::string>& args, std::ostream& out) {
-  ClusterOptions o;
-  int top = 0;
-  int jobs = 0;
+// nullopt after --help.
+std::optional<DiagnoseOptions> parse_options(const std::vector<std::string>& args,
+                                             std::ostream& out) {
+  DiagnoseOptions o;
   po::options_description options(
       "railsim diagnose CLUSTER --system PRESET|FILE [--profile P.json] [--format text|json] "
       "[-o OUT] [--top N] [--jobs N] [--report DIR]");
   po::positional_options_description positional;
-  o.add_to(options, positional);
-  options.add_options()("top", po::value(&top)->default_value(5),
+  o.cluster.add_to(options, positional);
+  options.add_options()("top", po::value(&o.top)->default_value(5),
                         "how many explanations (ranks) to list")(
-      "jobs,j", po::value(&jobs)->default_value(0), "threads; 0: all cores");
+      "jobs,j", po::value(&o.jobs)->default_value(0), "threads; 0: all cores");
   po::variables_map vm;
   if (!parse_command_line(args, options, positional,
                           "Ranks the faults that make the design reproduce a cluster's "
@@ -147,14 +152,19 @@ int run_diagnose(const std::vector<std::string>& args, std::ostream& out) {
                           "switches slow, leaves short of uplinks, static ECMP, ECMP "
                           "collisions, and pairs of them.",
                           out, vm)) {
-    return 0;
+    return std::nullopt;
   }
-  if (top < 1) {
-    throw sim::InputError(fmt::format("--top: expected 1 or more, got {}", top));
+  if (o.top < 1) {
+    throw sim::InputError(fmt::format("--top: expected 1 or more, got {}", o.top));
   }
-  if (jobs < 0) {
-    throw sim::InputError(fmt::format("--jobs: expected 0 or more, got {}", jobs));
+  if (o.jobs < 0) {
+    throw sim::InputError(fmt::format("--jobs: expected 0 or more, got {}", o.jobs));
   }
+  return o;
+}
+
+int run(const DiagnoseOptions& d, std::ostream& out) {
+  const ClusterOptions& o = d.cluster;
   const OutputFormat format = o.output_format();
   calibrate::fit::CalibratedModel model = o.model();
   const calibrate::parse::ClusterEvidence evidence =
@@ -166,8 +176,8 @@ int run_diagnose(const std::vector<std::string>& args, std::ostream& out) {
     hosts.push_back(node.name);
   }
   calibrate::diagnose::DiagnosisOptions diagnosis_options;
-  diagnosis_options.for_each = [jobs](std::size_t count,
-                                      const std::function<void(std::size_t)>& work) {
+  diagnosis_options.for_each = [jobs = d.jobs](std::size_t count,
+                                               const std::function<void(std::size_t)>& work) {
     run_parallel(count, jobs, work);
   };
   const DiagnosisView view{
@@ -177,12 +187,19 @@ int run_diagnose(const std::vector<std::string>& args, std::ostream& out) {
           diagnosis_options),
       std::move(hosts)};
   const std::string text =
-      format == OutputFormat::kJson ? json_report(view, top) : text_report(view, top);
+      format == OutputFormat::kJson ? json_report(view, d.top) : text_report(view, d.top);
   if (!o.report_dir.empty()) {
-    report::write_report(o.report_dir, diagnose_report_page(view, top));
+    report::write_report(o.report_dir, diagnose_report_page(view, d.top));
   }
   o.write(text, out);
   return 0;
+}
+
+}  // namespace
+
+int run_diagnose(const std::vector<std::string>& args, std::ostream& out) {
+  const std::optional<DiagnoseOptions> options = parse_options(args, out);
+  return options ? run(*options, out) : 0;
 }
 
 }  // namespace railsim::tools
