@@ -315,8 +315,7 @@ int run(const CalibrateOptions& o, std::ostream& out) {
 }  // namespace
 
 int run_calibrate(const std::vector<std::string>& args, std::ostream& out) {
-  const std::optional<CalibrateOptions> options = parse_options(args, out);
-  return options ? run(*options, out) : 0;
+  return parse_and_run(args, out, parse_options, run);
 }
 
 }  // namespace railsim::tools

@@ -479,8 +479,7 @@ int run(const ParseOptions& o, std::ostream& out) {
 }  // namespace
 
 int run_parse(const std::vector<std::string>& args, std::ostream& out) {
-  const std::optional<ParseOptions> options = parse_options(args, out);
-  return options ? run(*options, out) : 0;
+  return parse_and_run(args, out, parse_options, run);
 }
 
 }  // namespace railsim::tools

@@ -5,6 +5,7 @@
 
 #include <boost/program_options.hpp>
 
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -26,5 +27,16 @@ bool parse_command_line(const std::vector<std::string>& args,
                         const std::string& summary,
                         std::ostream& out,
                         boost::program_options::variables_map& vm);
+
+// A command's entry point: `run` on the options `parse` reads from `args`, or exit status 0 when
+// `parse` printed the help instead (nullopt).
+template <typename Options>
+int parse_and_run(const std::vector<std::string>& args,
+                  std::ostream& out,
+                  std::optional<Options> (*parse)(const std::vector<std::string>&, std::ostream&),
+                  int (*run)(const Options&, std::ostream&)) {
+  const std::optional<Options> options = parse(args, out);
+  return options ? run(*options, out) : 0;
+}
 
 }  // namespace railsim::tools

@@ -113,8 +113,7 @@ int run(const ClusterOptions& o, std::ostream& out) {
 }  // namespace
 
 int run_check(const std::vector<std::string>& args, std::ostream& out) {
-  const std::optional<ClusterOptions> options = parse_options(args, out);
-  return options ? run(*options, out) : 0;
+  return parse_and_run(args, out, parse_options, run);
 }
 
 }  // namespace railsim::tools

@@ -198,8 +198,7 @@ int run(const DiagnoseOptions& d, std::ostream& out) {
 }  // namespace
 
 int run_diagnose(const std::vector<std::string>& args, std::ostream& out) {
-  const std::optional<DiagnoseOptions> options = parse_options(args, out);
-  return options ? run(*options, out) : 0;
+  return parse_and_run(args, out, parse_options, run);
 }
 
 }  // namespace railsim::tools

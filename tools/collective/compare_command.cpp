@@ -184,8 +184,7 @@ int run(const CompareOptions& o, std::ostream& out) {
 }  // namespace
 
 int run_compare(const std::vector<std::string>& args, std::ostream& out) {
-  const std::optional<CompareOptions> options = parse_options(args, out);
-  return options ? run(*options, out) : 0;
+  return parse_and_run(args, out, parse_options, run);
 }
 
 }  // namespace railsim::tools

@@ -61,8 +61,7 @@ int run(const ScenarioRunOptions& o, std::ostream& out) {
 }  // namespace
 
 int run_run(const std::vector<std::string>& args, std::ostream& out) {
-  const std::optional<ScenarioRunOptions> options = parse_options(args, out);
-  return options ? run(*options, out) : 0;
+  return parse_and_run(args, out, parse_options, run);
 }
 
 }  // namespace railsim::tools

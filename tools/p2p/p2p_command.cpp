@@ -347,8 +347,7 @@ int run(const P2pOptions& o, std::ostream& out) {
 }  // namespace
 
 int run_p2p(const std::vector<std::string>& args, std::ostream& out) {
-  const std::optional<P2pOptions> options = parse_options(args, out);
-  return options ? run(*options, out) : 0;
+  return parse_and_run(args, out, parse_options, run);
 }
 
 }  // namespace railsim::tools

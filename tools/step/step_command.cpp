@@ -204,8 +204,7 @@ int run(const StepCommandOptions& o, std::ostream& out) {
 }  // namespace
 
 int run_step_command(const std::vector<std::string>& args, std::ostream& out) {
-  const std::optional<StepCommandOptions> options = parse_options(args, out);
-  return options ? run(*options, out) : 0;
+  return parse_and_run(args, out, parse_options, run);
 }
 
 }  // namespace railsim::tools

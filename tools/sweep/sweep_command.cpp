@@ -149,8 +149,7 @@ int run(const SweepOptions& o, std::ostream& out) {
 }  // namespace
 
 int run_sweep_command(const std::vector<std::string>& args, std::ostream& out) {
-  const std::optional<SweepOptions> options = parse_options(args, out);
-  return options ? run(*options, out) : 0;
+  return parse_and_run(args, out, parse_options, run);
 }
 
 }  // namespace railsim::tools

@@ -457,8 +457,7 @@ int run(const TopoOptions& o, std::ostream& out) {
 }  // namespace
 
 int run_topo(const std::vector<std::string>& args, std::ostream& out) {
-  const std::optional<TopoOptions> options = parse_options(args, out);
-  return options ? run(*options, out) : 0;
+  return parse_and_run(args, out, parse_options, run);
 }
 
 }  // namespace railsim::tools
