@@ -10,8 +10,8 @@
 // and each flow is delivered 2 us after it drains.
 #include "sim/flow_network.hpp"
 #include "sim/simulator.hpp"
+#include "tools/cli_support/command_line.hpp"
 #include "tools/command.hpp"
-#include "tools/command_line.hpp"
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>

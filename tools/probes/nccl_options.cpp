@@ -2,8 +2,8 @@
 #include "tools/probes/nccl_options.hpp"
 
 #include "sim/input_error.hpp"
-#include "tools/command_line.hpp"
-#include "tools/named_choice.hpp"
+#include "tools/cli_support/command_line.hpp"
+#include "tools/cli_support/named_choice.hpp"
 
 #include <fmt/format.h>
 
@@ -55,7 +55,7 @@ std::optional<NcclOptions> parse_nccl_options(const std::vector<std::string>& ar
       "device", po::value<std::int64_t>(), "local GPU (rank modulo the number of GPUs)")(
       "op", po::value<std::string>()->default_value("all_reduce"),
       "all_reduce, all_gather or reduce_scatter");
-  add_sweep_options(options);
+  add_size_options(options);
   options.add_options()("iters,n", po::value<std::int64_t>()->default_value(20),
                         "timed calls per size")(
       "warmup_iters,w", po::value<std::int64_t>()->default_value(5), "untimed calls first")(
@@ -90,7 +90,7 @@ std::optional<NcclOptions> parse_nccl_options(const std::vector<std::string>& ar
   if (vm.count("stepfactor") && !vm.count("minbytes") && !vm.count("maxbytes")) {
     throw sim::InputError("-f: a step factor needs -b and -e");
   }
-  parsed.sizes = sweep_from_options(vm, parsed.sizes, kMaxNcclBytes);
+  parsed.sizes = sizes_from_options(vm, parsed.sizes, kMaxNcclBytes);
   constexpr std::int64_t kMaxIterations = 1'000'000;
   parsed.iterations = static_cast<int>(integer(vm, "iters", "-n", 1, kMaxIterations));
   parsed.warmup = static_cast<int>(integer(vm, "warmup_iters", "-w", 0, kMaxIterations));
@@ -101,7 +101,7 @@ std::optional<NcclOptions> parse_nccl_options(const std::vector<std::string>& ar
   return parsed;
 }
 
-std::vector<RowShape> row_shapes(NcclOp op, DataType type, int nranks, const SizeSweep& sizes) {
+std::vector<RowShape> row_shapes(NcclOp op, DataType type, int nranks, const SizeSeries& sizes) {
   // AllReduce's count is the whole vector; the others' is one rank's share of `size` bytes.
   const std::int64_t unit = element_bytes(type) * (op == NcclOp::kAllReduce ? 1 : nranks);
   std::vector<RowShape> rows;

@@ -1,11 +1,11 @@
 // File: tools/probes/nccl_options.hpp
 // The options of railsim-probe-nccl: nccl-tests' -b -e -f -n -w -d -c, with one process per
 // GPU placed by --rank/--nranks and bootstrapped through a unique-id file; and the size rows a
-// sweep gives, as nccl-tests counts them. Everything here is checked before CUDA is touched.
+// series gives, as nccl-tests counts them. Everything here is checked before CUDA is touched.
 #pragma once
 
 #include "tools/probes/nccl_data.hpp"
-#include "tools/probes/size_sweep.hpp"
+#include "tools/probes/size_series.hpp"
 
 #include <chrono>
 #include <cstdint>
@@ -22,7 +22,7 @@ struct NcclOptions {
   std::string id_file;        // where rank 0 writes the unique id the others read
   std::optional<int> device;  // local GPU; default rank % the number of GPUs
   NcclOp op = NcclOp::kAllReduce;
-  SizeSweep sizes{std::int64_t{32} << 20, std::int64_t{32} << 20, 2};  // nccl-tests' 32M
+  SizeSeries sizes{std::int64_t{32} << 20, std::int64_t{32} << 20, 2};  // nccl-tests' 32M
   int iterations = 20;  // timed calls per size and placement (nccl-tests' -n)
   int warmup = 5;       // untimed calls before them (-w)
   DataType type = DataType::kFloat;
@@ -45,9 +45,9 @@ struct RowShape {
   std::int64_t count = 0;
 };
 
-// The rows of a sweep: each size rounded down to whole elements (AllGather, ReduceScatter:
+// The rows of a size series: each size rounded down to whole elements (AllGather, ReduceScatter:
 // whole elements on every rank), sizes that round to no element or to the previous row
 // dropped. Fails (sim::InputError) when no row is left.
-std::vector<RowShape> row_shapes(NcclOp op, DataType type, int nranks, const SizeSweep& sizes);
+std::vector<RowShape> row_shapes(NcclOp op, DataType type, int nranks, const SizeSeries& sizes);
 
 }  // namespace railsim::tools::probes

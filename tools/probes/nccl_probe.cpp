@@ -1,5 +1,5 @@
 // File: tools/probes/nccl_probe.cpp
-// railsim-probe-nccl: NCCL collectives over a size sweep, one process per GPU. Arguments are
+// railsim-probe-nccl: NCCL collectives over a size series, one process per GPU. Arguments are
 // checked first, so --help and bad options need no GPU; then the GPU, the unique-id file and
 // the communicator; then the rows; rank 0 prints the table in nccl-tests' layout.
 #include "tools/probes/cuda_check.hpp"

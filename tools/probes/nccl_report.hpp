@@ -10,7 +10,7 @@
 
 #include "tools/probes/nccl_data.hpp"
 #include "tools/probes/rank_info.hpp"
-#include "tools/probes/size_sweep.hpp"
+#include "tools/probes/size_series.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -35,7 +35,7 @@ struct NcclRow {
 struct NcclRunInfo {
   NcclOp op = NcclOp::kAllReduce;
   DataType type = DataType::kFloat;
-  SizeSweep sizes;
+  SizeSeries sizes;
   int iterations = 0;
   int warmup = 0;
   bool check = true;

@@ -2,7 +2,7 @@
 // QpEndpoint: what each side of an RC connection must learn from the other before its queue
 // pair can reach RTR and RTS (QP number, LID, GID, PSN, and the rkey and address of the buffer
 // the peer may write), plus the run's settings, so that a server and a client started with
-// different sweeps fail at once instead of waiting on each other. It travels as one text line
+// different sizes fail at once instead of waiting on each other. It travels as one text line
 // over the out-of-band TCP connection: readable in a packet capture, and independent of the
 // two hosts' byte order.
 #pragma once

@@ -2,8 +2,8 @@
 #include "tools/probes/verbs_options.hpp"
 
 #include "sim/input_error.hpp"
-#include "tools/command_line.hpp"
-#include "tools/named_choice.hpp"
+#include "tools/cli_support/command_line.hpp"
+#include "tools/cli_support/named_choice.hpp"
 
 #include <fmt/format.h>
 
@@ -24,7 +24,7 @@ constexpr std::string_view kSummary =
     "The client measures and prints; the server serves the queue pair and the latency echo.";
 
 // perftest's -a: 2 B to 8 MiB by powers of two.
-constexpr SizeSweep kAllSizes{2, std::int64_t{1} << 23, 2};
+constexpr SizeSeries kAllSizes{2, std::int64_t{1} << 23, 2};
 
 template <typename T>
 T at_least(const po::variables_map& vm, const char* name, T fallback, T min, T max) {
@@ -76,7 +76,7 @@ std::optional<VerbsOptions> parse_verbs_options(const std::vector<std::string>& 
       "ib-port", po::value<std::int64_t>(), "port of the device (1)")(
       "gid-index", po::value<std::int64_t>(), "GID index, needed on RoCE (none: InfiniBand)")(
       "all,a", "sizes 2 B to 8 MiB by powers of two");
-  add_sweep_options(options);
+  add_size_options(options);
   options.add_options()("iters,n", po::value<std::int64_t>(),
                         "iterations per size (5000 for write_bw, 1000 for write_lat)")(
       "tx-depth", po::value<std::int64_t>(), "write_bw: writes kept outstanding (128)")(
@@ -123,8 +123,8 @@ std::optional<VerbsOptions> parse_verbs_options(const std::vector<std::string>& 
   if (vm.count("stepfactor") && !vm.count("minbytes") && !vm.count("maxbytes") && !all) {
     throw sim::InputError("-f: a step factor needs -b and -e");
   }
-  parsed.bw_sizes = sweep_from_options(vm, parsed.bw_sizes, kMaxVerbsMessage);
-  parsed.lat_sizes = sweep_from_options(vm, parsed.lat_sizes, kMaxVerbsMessage);
+  parsed.bw_sizes = sizes_from_options(vm, parsed.bw_sizes, kMaxVerbsMessage);
+  parsed.lat_sizes = sizes_from_options(vm, parsed.lat_sizes, kMaxVerbsMessage);
 
   constexpr std::int64_t kMaxIterations = 1'000'000'000;
   if (vm.count("iters")) {

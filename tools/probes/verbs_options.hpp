@@ -4,7 +4,7 @@
 // checks, which all run before any device is opened.
 #pragma once
 
-#include "tools/probes/size_sweep.hpp"
+#include "tools/probes/size_series.hpp"
 
 #include <chrono>
 #include <cstdint>
@@ -27,9 +27,9 @@ struct VerbsOptions {
   int ib_port = 1;             // port of the device, from 1
   int gid_index = -1;          // -1: no GRH (InfiniBand); RoCE needs one (often 3, RoCEv2)
   VerbsTest test = VerbsTest::kBoth;
-  SizeSweep bw_sizes{65536, 65536, 2};  // write_bw: perftest's 64 KiB unless -a/-b/-e
-  SizeSweep lat_sizes{2, 2, 2};         // write_lat: perftest's 2 B unless -a/-b/-e
-  std::int64_t bw_iterations = 5000;    // perftest's defaults, unless --iters
+  SizeSeries bw_sizes{65536, 65536, 2};  // write_bw: perftest's 64 KiB unless -a/-b/-e
+  SizeSeries lat_sizes{2, 2, 2};         // write_lat: perftest's 2 B unless -a/-b/-e
+  std::int64_t bw_iterations = 5000;     // perftest's defaults, unless --iters
   std::int64_t lat_iterations = 1000;
   int tx_depth = 128;      // write_bw: writes kept outstanding
   int signal_every = 100;  // write_bw: one signalled completion per this many writes

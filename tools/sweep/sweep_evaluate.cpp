@@ -4,8 +4,8 @@
 
 #include "models/collective/collective_run.hpp"
 #include "sim/input_error.hpp"
-#include "tools/collective_sweep.hpp"
-#include "tools/step_evaluation.hpp"
+#include "tools/collective/size_series.hpp"
+#include "tools/step/step_evaluation.hpp"
 
 #include <cstddef>
 #include <limits>
@@ -48,11 +48,11 @@ std::vector<PointRow> evaluate_collective(const models::scenario::ScenarioFile& 
   if (!scenario.workload) {
     throw sim::InputError(scenario.system.file + R"(: no "workload" (or "step") to evaluate)");
   }
-  const SweepResult sweep =
-      run_sweep(scenario.system, scenario.background, *scenario.workload, nullptr);
+  const SizeSeries series =
+      run_size_series(scenario.system, scenario.background, *scenario.workload, nullptr);
   std::vector<PointRow> rows;
-  rows.reserve(sweep.rows.size());
-  for (const SweepRow& row : sweep.rows) {
+  rows.reserve(series.rows.size());
+  for (const SeriesRow& row : series.rows) {
     const models::CollectiveResult& r = row.result;
     rows.push_back({{"size_bytes", row.size},
                     {"time_us", sim::to_us(r.time)},

@@ -5,7 +5,7 @@
 #include "tools/sweep/sweep_results.hpp"
 
 #include "sim/input_error.hpp"
-#include "tools/output_file.hpp"
+#include "tools/cli_support/output_file.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

@@ -89,7 +89,7 @@ std::string results_json(const SweepResults& results);
 SweepResults parse_results_json(std::string_view text, const std::string& file);
 
 // Creates `folder` if needed and writes results.csv and results.json into it, each all or
-// nothing (tools/output_file.hpp).
+// nothing (tools/cli_support/output_file.hpp).
 void write_results(const std::string& folder, const SweepResults& results);
 
 }  // namespace railsim::tools::sweep

@@ -104,9 +104,9 @@ TEST(NcclOptions, BadArgumentsSayWhatWasExpected) {
 
 TEST(NcclOptions, RowsRoundDownToWholeElementsAndDropRepeats) {
   // AllReduce of double: 12 B holds one element (8 B); 3 ranks of AllGather: 24 B per element.
-  EXPECT_EQ(row_shapes(NcclOp::kAllReduce, DataType::kDouble, 3, SizeSweep{12, 48, 2}).size(), 3U);
+  EXPECT_EQ(row_shapes(NcclOp::kAllReduce, DataType::kDouble, 3, SizeSeries{12, 48, 2}).size(), 3U);
   const std::vector<RowShape> gather =
-      row_shapes(NcclOp::kAllGather, DataType::kDouble, 3, SizeSweep{8, 64, 2});
+      row_shapes(NcclOp::kAllGather, DataType::kDouble, 3, SizeSeries{8, 64, 2});
   // 8 and 16 hold none; 32 -> 1 element (24 B); 64 -> 2 elements (48 B).
   ASSERT_EQ(gather.size(), 2U);
   EXPECT_EQ(gather[0].size_bytes, 24);

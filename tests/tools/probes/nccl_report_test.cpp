@@ -20,7 +20,7 @@ NcclRunInfo run_info(NcclOp op, DataType type, int nranks) {
   NcclRunInfo info;
   info.op = op;
   info.type = type;
-  info.sizes = SizeSweep{1024, std::int64_t{1} << 30, 1024};
+  info.sizes = SizeSeries{1024, std::int64_t{1} << 30, 1024};
   info.iterations = 20;
   info.warmup = 5;
   info.nccl_version = 22809;
@@ -92,7 +92,7 @@ TEST(NcclReport, AllGatherSizeIsTheTotalAndCountPerRank) {
   const NcclRunInfo info = run_info(NcclOp::kAllGather, DataType::kDouble, 10);
   // nccl-tests' convention (tests/data, 10 ranks of double): 33554400 B total, 419430 per rank.
   const std::vector<RowShape> shapes =
-      row_shapes(NcclOp::kAllGather, DataType::kDouble, 10, SizeSweep{33554432, 33554432, 2});
+      row_shapes(NcclOp::kAllGather, DataType::kDouble, 10, SizeSeries{33554432, 33554432, 2});
   ASSERT_EQ(shapes.size(), 1U);
   EXPECT_EQ(shapes[0].size_bytes, 33554400);
   EXPECT_EQ(shapes[0].count, 419430);
@@ -115,7 +115,7 @@ TEST(NcclReport, ReduceScatterUsesTheSameConventionAndNaWhenUnchecked) {
   info.check = false;
   // 4 ranks of 2-byte elements: 1 MiB is 131072 elements per rank.
   const std::vector<RowShape> shapes =
-      row_shapes(NcclOp::kReduceScatter, DataType::kBfloat16, 4, SizeSweep{1048576, 1048576, 2});
+      row_shapes(NcclOp::kReduceScatter, DataType::kBfloat16, 4, SizeSeries{1048576, 1048576, 2});
   ASSERT_EQ(shapes.size(), 1U);
   EXPECT_EQ(shapes[0].count, 131072);
   const std::vector<NcclRow> rows = {

@@ -1,0 +1,52 @@
+// File: tools/cluster/cluster_options.cpp
+#include "tools/cluster/cluster_options.hpp"
+
+#include "models/scenario/system_file.hpp"
+#include "tools/cli_support/output_file.hpp"
+#include "tools/profile_option.hpp"
+
+#include <array>
+#include <optional>
+
+namespace railsim::tools {
+
+namespace po = boost::program_options;
+
+void ClusterOptions::add_to(po::options_description& options,
+                            po::positional_options_description& positional) {
+  options.add_options()(
+      "cluster", po::value(&cluster)->required(),
+      "a manifest .json, or a directory of topo/, ibstat/, ibdev2netdev/, lspci/, "
+      "perftest/, nccl/ logs (docs/acceptance.md)")("system", po::value(&system)->required(),
+                                                    "the design: a node preset or a system file")(
+      "profile", po::value(&profile),
+      "a calibration profile (railsim calibrate -o) for the model's predictions")(
+      "format", po::value(&format)->default_value("text"), "text or json")(
+      "output,o", po::value(&output), "write the text to this file instead of stdout")(
+      "report", po::value(&report_dir),
+      "also write an HTML page (index.html and its SVG figures) into this folder");
+  positional.add("cluster", 1);
+}
+
+OutputFormat ClusterOptions::output_format() const {
+  return parse_format(format, std::array<Choice<OutputFormat>, 2>{
+                                  {{"text", OutputFormat::kText}, {"json", OutputFormat::kJson}}});
+}
+
+calibrate::fit::CalibratedModel ClusterOptions::model() const {
+  calibrate::fit::CalibratedModel model{models::scenario::system_from_argument(system).system, {}};
+  if (const std::optional<LoadedProfile> loaded = load_profile(profile)) {
+    apply_profile(*loaded, model.system, model.collective);
+  }
+  return model;
+}
+
+void ClusterOptions::write(const std::string& text, std::ostream& out) const {
+  if (output.empty()) {
+    out << text;
+  } else {
+    write_output_file(output, text, "-o");
+  }
+}
+
+}  // namespace railsim::tools

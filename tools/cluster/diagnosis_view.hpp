@@ -1,0 +1,46 @@
+// File: tools/cluster/diagnosis_view.hpp
+// DiagnosisView: a diagnosis with what its printers need to speak of it in the cluster's own
+// names: faults and measurements named after the cluster's hosts, each explanation's error, the
+// faults-file entries that reproduce it, and the measurements it changes. Shared by the text and
+// JSON output of `railsim diagnose` and its report page.
+#pragma once
+
+#include "calibrate/diagnose/fault_diagnosis.hpp"
+#include "models/fault/element_fault.hpp"
+#include "models/system/system.hpp"
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace railsim::tools {
+
+struct DiagnosisView {
+  std::string source;  // the cluster's manifest or directory
+  std::string design;  // as --system named it
+  models::SystemSpec system;
+  calibrate::diagnose::Diagnosis diagnosis;
+  std::vector<std::string> hosts;  // what the cluster calls node i
+
+  std::string name(const models::ElementFault& fault) const;
+
+  // Its faults joined by " + ", or "no fault (the design as it is)".
+  std::string name(const calibrate::diagnose::Explanation& explanation) const;
+
+  // The root mean square of the log errors: about the typical relative error.
+  double rms_error(const calibrate::diagnose::Explanation& explanation) const;
+
+  // The faults-file entries (JSON text) of all its faults.
+  std::vector<std::string> entries(const calibrate::diagnose::Explanation& explanation) const;
+
+  // The design's own prediction of measurement i.
+  double design_figure(std::size_t i) const;
+
+  // The measurements whose prediction the explanation moves from the design's by 0.1% or more.
+  std::vector<std::size_t> changed(const calibrate::diagnose::Explanation& explanation) const;
+
+  // "write_bw 8 MiB node2>node3 mlx5_0", "all_reduce 1 GiB node0,node1 x8".
+  std::string describe(const calibrate::fit::Measurement& measurement) const;
+};
+
+}  // namespace railsim::tools

@@ -1,0 +1,204 @@
+// File: tools/collective/collective_command.cpp
+// `railsim collective`: a size series of one collective over the model, printed in the columns
+// and header lines of nccl-tests' *_perf programs (design.md §5), or as JSON or CSV, so a real
+// log and the prediction can be laid side by side.
+#include "models/scenario/quantity.hpp"
+#include "sim/input_error.hpp"
+#include "tools/cli_support/command_line.hpp"
+#include "tools/collective/collective_choices.hpp"
+#include "tools/collective/size_series.hpp"
+#include "tools/command.hpp"
+
+#include <boost/program_options.hpp>
+#include <fmt/format.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace railsim::tools {
+namespace {
+
+namespace po = boost::program_options;
+
+std::int64_t size_option(const std::string& text, const char* option) {
+  try {
+    const std::int64_t bytes = models::scenario::parse_size(text).count;
+    if (bytes < 1) {
+      throw sim::InputError("expected at least 1 byte");
+    }
+    return bytes;
+  } catch (const sim::InputError& error) {
+    throw sim::InputError(fmt::format("{}: {} (got '{}')", option, error.what(), text));
+  }
+}
+
+// The options as typed, before they are checked.
+struct CollectiveArgs {
+  std::string op;
+  std::string min_size = "32M";
+  std::string max_size = "32M";
+  std::int64_t factor = 2;
+  std::string algo = "auto";
+  std::string proto = "auto";
+  std::string exec = "auto";
+  std::string format = "nccl-tests";
+  std::optional<int> channels;
+  int cross_nic = 2;
+  int pxn = 1;
+  int qps = 1;
+};
+
+// The checked options: the workload (sizes, NCCL's settings) and the system's overrides.
+struct CollectiveOptions {
+  std::string system_name;
+  models::scenario::CollectiveWorkload workload;
+  std::optional<int> nodes;
+  std::string rail;
+  std::string oversub;
+  std::string routing;
+  OutputFormat format = OutputFormat::kText;
+  std::string trace_path;
+  std::string profile_path;
+};
+
+// `op` over nccl-tests' sizes with NCCL's settings, as the options give them.
+models::scenario::CollectiveWorkload workload_from(const CollectiveArgs& a,
+                                                   models::CollectiveOp op) {
+  models::scenario::CollectiveWorkload workload;
+  models::CollectiveRequest& request = workload.request;
+  request.op = op;
+  const std::int64_t min_bytes = size_option(a.min_size, "--minbytes");
+  const std::int64_t max_bytes = size_option(a.max_size, "--maxbytes");
+  if (max_bytes < min_bytes) {
+    throw sim::InputError(
+        fmt::format("--maxbytes: {} B is below --minbytes {} B", max_bytes, min_bytes));
+  }
+  if (a.factor < 1) {
+    throw sim::InputError(fmt::format("--stepfactor: expected at least 1, got {}", a.factor));
+  }
+  workload.min_size = sim::bytes(min_bytes);
+  workload.max_size = sim::bytes(max_bytes);
+  workload.factor = a.factor;
+  if (a.algo != "auto") {
+    request.algorithm = parse_named("--algo", a.algo, kAlgorithmChoices);
+  }
+  if (a.proto != "auto") {
+    request.protocol = parse_named("--proto", a.proto, kProtocolChoices);
+  }
+  if (a.exec != "auto") {
+    request.execution = parse_named("--exec", a.exec, kExecutionChoices);
+  }
+  if (a.channels) {
+    request.channels = *a.channels;
+  }
+  request.cross_nic = a.cross_nic;
+  if (a.pxn != 0 && a.pxn != 1) {
+    throw sim::InputError(fmt::format("--pxn: expected 0 or 1, got {}", a.pxn));
+  }
+  request.pxn = a.pxn == 1;
+  request.qps_per_connection = a.qps;
+  return workload;
+}
+
+// nullopt after --help.
+std::optional<CollectiveOptions> parse_options(const std::vector<std::string>& args,
+                                               std::ostream& out) {
+  CollectiveOptions o;
+  CollectiveArgs a;
+  int nodes = 0;
+  int gpus_per_node = 0;
+  int channels = 0;
+  po::options_description options(
+      "railsim collective --system PRESET|FILE --op OP [-b MIN] [-e MAX] [-f FACTOR]");
+  options.add_options()("system", po::value(&o.system_name)->required(),
+                        "a node preset (2 nodes) or a scenario file (.json)")(
+      "nodes", po::value(&nodes), "override the number of nodes")(
+      "gpus-per-node", po::value(&gpus_per_node),
+      "use the first G GPUs of each node (nccl-tests -g G); default: all")(
+      "op", po::value(&a.op)->required(), "all_reduce, all_gather, reduce_scatter, broadcast")(
+      "minbytes,b", po::value(&a.min_size)->default_value("32M"),
+      "smallest size, with nccl-tests' suffixes (8, 1K, 64M, 8G)")(
+      "maxbytes,e", po::value(&a.max_size)->default_value("32M"), "largest size")(
+      "stepfactor,f", po::value(&a.factor)->default_value(2), "size multiplier between rows")(
+      "rail", po::value(&o.rail), "override the rail mapping: aligned or misaligned")(
+      "oversub", po::value(&o.oversub), "override the leaf uplink oversubscription, e.g. 2:1")(
+      "routing", po::value(&o.routing), "override the routing: ecmp or adaptive")(
+      "algo", po::value(&a.algo)->default_value("auto"),
+      "ring, tree, nvls or auto (NCCL_ALGO; nvlstree and pat are not modelled)")(
+      "proto", po::value(&a.proto)->default_value("auto"),
+      "simple, ll128, ll or auto (NCCL_PROTO)")(
+      "nchannels", po::value(&channels), "channels, as NCCL_MIN_NCHANNELS=NCCL_MAX_NCHANNELS")(
+      "cross-nic", po::value(&a.cross_nic)->default_value(2), "NCCL_CROSS_NIC: 0, 1 or 2")(
+      "pxn", po::value(&a.pxn)->default_value(1), "1: PXN on, 0: off (NCCL_PXN_DISABLE=1)")(
+      "qps", po::value(&a.qps)->default_value(1), "NCCL_IB_QPS_PER_CONNECTION")(
+      "exec", po::value(&a.exec)->default_value("auto"),
+      "chunk (every slice a flow), pipelined (each channel a flow group) or auto")(
+      "format", po::value(&a.format)->default_value("nccl-tests"), "nccl-tests, json or csv")(
+      "trace", po::value(&o.trace_path),
+      "also write a Chrome/Perfetto trace of the run to this file (docs/trace.md)")(
+      "profile", po::value(&o.profile_path),
+      "a calibration profile (railsim calibrate -o): its parameters, with a one-sigma band");
+  po::variables_map vm;
+  if (!parse_command_line(args, options,
+                          "Predicts a collective's time and bandwidth over a size sweep, printed "
+                          "as nccl-tests prints it.",
+                          out, vm)) {
+    return std::nullopt;
+  }
+  if (vm.count("nchannels")) {
+    a.channels = channels;
+  }
+  const models::CollectiveOp op = parse_named("--op", a.op, kOpChoices);
+  o.format = parse_format(a.format, kNcclTestsJsonCsv);
+  o.workload = workload_from(a, op);
+  if (vm.count("nodes")) {
+    o.nodes = nodes;
+  }
+  if (vm.count("gpus-per-node")) {
+    o.workload.gpus_per_node = gpus_per_node;
+  }
+  return o;
+}
+
+// --nodes, --rail, --oversub and --routing on the system.
+void apply_overrides(const CollectiveOptions& o, models::SystemSpec& spec) {
+  if (o.nodes) {
+    if (*o.nodes < 1) {
+      throw sim::InputError(fmt::format("--nodes: expected at least 1, got {}", *o.nodes));
+    }
+    spec.nodes = *o.nodes;
+  }
+  if (!o.rail.empty()) {
+    spec.fabric.rails = parse_named("--rail", o.rail, kRailChoices);
+  }
+  if (!o.oversub.empty()) {
+    try {
+      spec.fabric.oversubscription = models::scenario::parse_ratio(o.oversub);
+    } catch (const sim::InputError& error) {
+      throw sim::InputError(std::string("--oversub: ") + error.what());
+    }
+    if (!(spec.fabric.oversubscription >= 1.0)) {
+      throw sim::InputError("--oversub: expected a ratio of at least 1:1, got '" + o.oversub + "'");
+    }
+  }
+  if (!o.routing.empty()) {
+    spec.fabric.routing = parse_named("--routing", o.routing, kRoutingChoices);
+  }
+}
+
+int run(const CollectiveOptions& o, std::ostream& out) {
+  models::scenario::ScenarioFile scenario = models::scenario::scenario_from_argument(o.system_name);
+  apply_overrides(o, scenario.system.system);
+  const std::optional<LoadedProfile> profile = load_profile(o.profile_path);
+  run_and_print(out, scenario, o.workload, o.format, o.trace_path, profile ? &*profile : nullptr);
+  return 0;
+}
+
+}  // namespace
+
+int run_collective(const std::vector<std::string>& args, std::ostream& out) {
+  return parse_and_run(args, out, parse_options, run);
+}
+
+}  // namespace railsim::tools

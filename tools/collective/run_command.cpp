@@ -1,0 +1,67 @@
+// File: tools/collective/run_command.cpp
+// `railsim run SCENARIO.json`: the scenario's collective workload on its system, with its
+// faults and background traffic, printed as `railsim collective` prints a size series.
+#include "tools/cli_support/command_line.hpp"
+#include "tools/collective/size_series.hpp"
+#include "tools/command.hpp"
+
+#include <boost/program_options.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace railsim::tools {
+
+namespace {
+
+namespace po = boost::program_options;
+
+struct ScenarioRunOptions {
+  std::string path;
+  OutputFormat format = OutputFormat::kText;
+  std::string trace_path;
+  std::string profile_path;
+};
+
+// nullopt after --help.
+std::optional<ScenarioRunOptions> parse_options(const std::vector<std::string>& args,
+                                                std::ostream& out) {
+  ScenarioRunOptions o;
+  std::string format = "table";
+  po::options_description options(
+      "railsim run SCENARIO.json [--format table|json|csv] [--trace OUT.json] [--profile P.json]");
+  options.add_options()("scenario", po::value(&o.path)->required(),
+                        "a scenario file with a workload")(
+      "format", po::value(&format)->default_value("table"),
+      "table (nccl-tests' columns), json or csv")(
+      "trace", po::value(&o.trace_path),
+      "also write a Chrome/Perfetto trace of the run to this file (docs/trace.md)")(
+      "profile", po::value(&o.profile_path),
+      "a calibration profile (railsim calibrate -o): its parameters, with a one-sigma band");
+  po::positional_options_description positional;
+  positional.add("scenario", 1);
+  po::variables_map vm;
+  if (!parse_command_line(args, options, positional,
+                          "Runs a scenario's collective workload on its system.", out, vm)) {
+    return std::nullopt;
+  }
+  o.format = parse_format(format, kTableJsonCsv);
+  return o;
+}
+
+int run(const ScenarioRunOptions& o, std::ostream& out) {
+  const models::scenario::ScenarioFile scenario = models::scenario::load_scenario_file(o.path);
+  const std::optional<LoadedProfile> profile = load_profile(o.profile_path);
+  run_and_print(out, scenario, workload_of(scenario, o.path), o.format, o.trace_path,
+                profile ? &*profile : nullptr);
+  return 0;
+}
+
+}  // namespace
+
+int run_run(const std::vector<std::string>& args, std::ostream& out) {
+  return parse_and_run(args, out, parse_options, run);
+}
+
+}  // namespace railsim::tools

@@ -1,0 +1,313 @@
+// File: tools/collective/size_series.cpp
+// The size series on one system, and its nccl-tests, JSON and CSV forms.
+#include "tools/collective/size_series.hpp"
+
+#include "railsim/version.hpp"
+
+#include "models/collective/collective_trace.hpp"
+#include "models/system/system.hpp"
+#include "sim/input_error.hpp"
+#include "sim/link_load_trace.hpp"
+#include "sim/simulator.hpp"
+#include "tools/chrome_trace.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <optional>
+
+namespace railsim::tools {
+namespace {
+
+constexpr std::int64_t kFloatBytes = 4;  // nccl-tests' default type, -d float
+
+// nccl-tests' count and printed size: AllGather and ReduceScatter take a per-rank count
+// rounded down to a whole element, and print n x that.
+SeriesRow row_for(models::CollectiveOp op, std::int64_t size, int ranks) {
+  SeriesRow row;
+  const bool per_rank =
+      op == models::CollectiveOp::kAllGather || op == models::CollectiveOp::kReduceScatter;
+  row.count = per_rank ? size / (ranks * kFloatBytes) : size / kFloatBytes;
+  row.size = per_rank ? row.count * ranks * kFloatBytes : row.count * kFloatBytes;
+  return row;
+}
+
+// nccl-tests' time column: two decimals below 10 ms, then fewer, in 7 characters.
+std::string time_text(double us) {
+  if (us < 1e4) {
+    return fmt::format("{:7.2f}", us);
+  }
+  if (us < 1e5) {
+    return fmt::format("{:7.1f}", us);
+  }
+  return fmt::format("{:7.0f}", us);
+}
+
+std::string requested_algorithm(const models::CollectiveRequest& request) {
+  return request.algorithm ? std::string(models::algorithm_name(*request.algorithm)) : "auto";
+}
+
+std::string requested_protocol(const models::CollectiveRequest& request) {
+  return request.protocol ? std::string(models::protocol_name(*request.protocol)) : "auto";
+}
+
+}  // namespace
+
+std::vector<std::int64_t> series_sizes(std::int64_t min, std::int64_t max, std::int64_t factor) {
+  std::vector<std::int64_t> sizes;
+  for (std::int64_t s = min; s <= max; s *= factor) {
+    sizes.push_back(s);
+    if (factor == 1) {
+      break;
+    }
+  }
+  return sizes;
+}
+
+SizeSeries run_size_series(const models::scenario::SystemFile& file,
+                           const std::vector<models::BackgroundFlow>& background,
+                           const models::scenario::CollectiveWorkload& workload,
+                           sim::Trace* trace) {
+  SizeSeries series;
+  series.system_name = file.name;
+  series.gpu_model = file.system.node.gpus.front().model;
+  series.request = workload.request;
+  series.factor = workload.factor;
+  models::Communicator& comm = series.request.comm;
+  comm.nodes = workload.nodes > 0 ? workload.nodes : file.system.nodes;
+  comm.gpus_per_node = workload.gpus_per_node > 0 ? workload.gpus_per_node
+                                                  : static_cast<int>(file.system.node.gpus.size());
+
+  sim::Simulator simulator;
+  sim::FlowNetwork network(simulator);
+  models::System system(file.system, network);
+  models::scenario::apply_faults(file, system, network);
+  std::optional<models::CollectiveTrace> calls;
+  std::optional<sim::LinkLoadTrace> loads;
+  if (trace != nullptr) {
+    calls.emplace(*trace, comm);
+    loads.emplace(network, *trace, trace->add_process("links"));
+  }
+  models::start_background(system, network, background);
+
+  const std::vector<std::int64_t> sizes =
+      series_sizes(workload.min_size.count, workload.max_size.count, workload.factor);
+  series.rows.reserve(sizes.size());
+  models::CollectiveRequest request = series.request;
+  for (const std::int64_t size : sizes) {
+    SeriesRow row = row_for(request.op, size, comm.ranks());
+    request.size = sim::bytes(row.size);
+    row.result =
+        models::run_collective(system, network, simulator, request, calls ? &*calls : nullptr);
+    series.rows.push_back(row);
+  }
+  return series;
+}
+
+SizeSeries run_calibrated_series(const models::scenario::ScenarioFile& scenario,
+                                 const models::scenario::CollectiveWorkload& workload,
+                                 const LoadedProfile* profile,
+                                 sim::Trace* trace) {
+  if (profile == nullptr) {
+    return run_size_series(scenario.system, scenario.background, workload, trace);
+  }
+  models::scenario::SystemFile file = scenario.system;
+  models::scenario::CollectiveWorkload calibrated = workload;
+  apply_profile(*profile, file.system, calibrated.request.calibration);
+  const auto times_of = [](const SizeSeries& series) {
+    std::vector<double> times;
+    times.reserve(series.rows.size());
+    for (const SeriesRow& row : series.rows) {
+      times.push_back(sim::to_us(row.result.time));
+    }
+    return times;
+  };
+  SizeSeries series = run_size_series(file, scenario.background, calibrated, trace);
+  series.profile_path = profile->path;
+  series.time_sigma_us = one_sigma_band(
+      *profile, file.system, calibrated.request.calibration, times_of(series),
+      [&](const models::SystemSpec& system, const models::CollectiveCalibration& calibration) {
+        models::scenario::SystemFile moved = file;
+        moved.system = system;
+        models::scenario::CollectiveWorkload again = calibrated;
+        again.request.calibration = calibration;
+        return times_of(run_size_series(moved, scenario.background, again, nullptr));
+      });
+  std::vector<std::int64_t> sizes;
+  sizes.reserve(series.rows.size());
+  for (const SeriesRow& row : series.rows) {
+    sizes.push_back(row.size);
+  }
+  warn_outside_range(*profile, std::string(models::op_name(series.request.op)),
+                     series.request.comm.nodes, series.request.comm.gpus_per_node, sizes);
+  return series;
+}
+
+// busbw's band from the time's: busbw is inversely proportional to the time.
+double busbw_sigma(const SeriesRow& row, double time_sigma_us) {
+  return row.result.busbw_GBps * time_sigma_us / sim::to_us(row.result.time);
+}
+
+void print_nccl_tests(std::ostream& out, const SizeSeries& series) {
+  const models::CollectiveOp op = series.request.op;
+  const models::Communicator& comm = series.request.comm;
+  const std::string program = fmt::format("{}_perf", models::op_name(op));
+  const bool reduces =
+      op == models::CollectiveOp::kAllReduce || op == models::CollectiveOp::kReduceScatter;
+  fmt::print(out, "# railsim {} prediction on {}: {} nodes x {} GPUs\n", kVersion,
+             series.system_name, comm.nodes, comm.gpus_per_node);
+  fmt::print(out, "# Collective test starting: {}\n", program);
+  fmt::print(out,
+             "# nThread 1 nGpus 1 minBytes {} maxBytes {} step: {}(factor) warmup iters: 0 "
+             "iters: 1 agg iters: 1 validation: 0 graph: 0\n#\n# Using devices\n",
+             series.rows.front().size, series.rows.back().size, series.factor);
+  for (int r = 0; r < comm.ranks(); ++r) {
+    fmt::print(out, "#  Rank {:2d} Group  0 Pid {:6d} on {:>10} device {:2d} [model] NVIDIA {}\n",
+               r, 0, fmt::format("node{}", comm.node_of(r)), comm.gpu_of(r), series.gpu_model);
+  }
+  fmt::print(out,
+             "#\n"
+             "#                                                              out-of-place          "
+             "             in-place          \n"
+             "#       size         count      type   redop    root     time   algbw   busbw  "
+             "#wrong     time   algbw   busbw  #wrong \n"
+             "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)        "
+             "     (us)  (GB/s)  (GB/s)         \n");
+  double busbw_sum = 0.0;
+  for (const SeriesRow& row : series.rows) {
+    const models::CollectiveResult& r = row.result;
+    const std::string half =
+        fmt::format("  {}  {:6.2f}  {:6.2f}  {:>6}", time_text(sim::to_us(r.time)), r.algbw_GBps,
+                    r.busbw_GBps, "N/A");
+    fmt::print(out, "{:12d}  {:12d}  {:>8}  {:>6}  {:6d}{}{}\n", row.size, row.count, "float",
+               reduces ? "sum" : "none", op == models::CollectiveOp::kBroadcast ? 0 : -1, half,
+               half);
+    busbw_sum += r.busbw_GBps;
+  }
+  fmt::print(out, "# Out of bounds values : 0 OK\n");
+  fmt::print(out, "# Avg bus bandwidth    : {:.4f} \n#\n",
+             busbw_sum / static_cast<double>(series.rows.size()));
+  if (!series.time_sigma_us.empty()) {
+    fmt::print(out,
+               "# railsim calibration profile {}: one-sigma band of each prediction from its fit\n"
+               "#         size     time (us)      +- (us)  busbw (GB/s)   +- (GB/s)\n",
+               series.profile_path);
+    for (std::size_t i = 0; i < series.rows.size(); ++i) {
+      const SeriesRow& row = series.rows[i];
+      fmt::print(out, "#   {:12d}  {:12.2f}  {:11.2f}  {:12.2f}  {:10.2f}\n", row.size,
+                 sim::to_us(row.result.time), series.time_sigma_us[i], row.result.busbw_GBps,
+                 busbw_sigma(row, series.time_sigma_us[i]));
+    }
+    fmt::print(out, "#\n");
+  }
+  fmt::print(out, "# railsim choices (algorithm, protocol, channels, execution) per size:\n");
+  for (const SeriesRow& row : series.rows) {
+    const models::CollectiveResult& r = row.result;
+    fmt::print(out, "#   {:12d}  {:<8} {:<6} {:2d}  {}\n", row.size,
+               models::algorithm_name(r.algorithm), models::protocol_name(r.protocol), r.channels,
+               models::execution_name(r.execution));
+  }
+  fmt::print(out, "#\n# Collective test concluded: {}\n#\n", program);
+}
+
+void print_json(std::ostream& out, const SizeSeries& series) {
+  nlohmann::ordered_json doc;
+  doc["system"] = series.system_name;
+  doc["nodes"] = series.request.comm.nodes;
+  doc["ranks"] = series.request.comm.ranks();
+  doc["op"] = std::string(models::op_name(series.request.op));
+  doc["algo"] = requested_algorithm(series.request);
+  doc["proto"] = requested_protocol(series.request);
+  if (!series.profile_path.empty()) {
+    doc["profile"] = series.profile_path;
+  }
+  doc["rows"] = nlohmann::ordered_json::array();
+  for (std::size_t i = 0; i < series.rows.size(); ++i) {
+    const SeriesRow& row = series.rows[i];
+    const models::CollectiveResult& r = row.result;
+    doc["rows"].push_back({{"size_bytes", row.size},
+                           {"count", row.count},
+                           {"time_us", sim::to_us(r.time)},
+                           {"algbw_GBps", r.algbw_GBps},
+                           {"busbw_GBps", r.busbw_GBps},
+                           {"algo", std::string(models::algorithm_name(r.algorithm))},
+                           {"proto", std::string(models::protocol_name(r.protocol))},
+                           {"channels", r.channels},
+                           {"exec", std::string(models::execution_name(r.execution))}});
+    if (!series.time_sigma_us.empty()) {
+      const double sigma = series.time_sigma_us[i];
+      // JSON has no infinity: a band the fit could not bound is null.
+      const auto finite = [](double v) {
+        return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr);
+      };
+      doc["rows"].back()["time_sigma_us"] = finite(sigma);
+      doc["rows"].back()["busbw_sigma_GBps"] = finite(busbw_sigma(row, sigma));
+    }
+  }
+  out << doc.dump(2) << "\n";
+}
+
+void print_csv(std::ostream& out, const SizeSeries& series) {
+  const bool band = !series.time_sigma_us.empty();
+  fmt::print(out,
+             "op,nodes,ranks,size_bytes,count,algo,proto,channels,exec,time_us,algbw_GBps,"
+             "busbw_GBps{}\n",
+             band ? ",time_sigma_us,busbw_sigma_GBps" : "");
+  const models::Communicator& comm = series.request.comm;
+  for (std::size_t i = 0; i < series.rows.size(); ++i) {
+    const SeriesRow& row = series.rows[i];
+    const models::CollectiveResult& r = row.result;
+    fmt::print(out, "{},{},{},{},{},{},{},{},{},{:.3f},{:.4f},{:.4f}",
+               models::op_name(series.request.op), comm.nodes, comm.ranks(), row.size, row.count,
+               models::algorithm_name(r.algorithm), models::protocol_name(r.protocol), r.channels,
+               models::execution_name(r.execution), sim::to_us(r.time), r.algbw_GBps, r.busbw_GBps);
+    if (band) {
+      fmt::print(out, ",{:.3f},{:.4f}", series.time_sigma_us[i],
+                 busbw_sigma(row, series.time_sigma_us[i]));
+    }
+    fmt::print(out, "\n");
+  }
+}
+
+models::scenario::CollectiveWorkload workload_of(const models::scenario::ScenarioFile& scenario,
+                                                 const std::string& path) {
+  if (!scenario.workload) {
+    throw sim::InputError(path +
+                          ": no \"workload\" to run (docs/scenarios.md, Workloads, shows one)");
+  }
+  return *scenario.workload;
+}
+
+void print_series(std::ostream& out, const SizeSeries& series, OutputFormat format) {
+  if (format == OutputFormat::kJson) {
+    print_json(out, series);
+    return;
+  }
+  if (format == OutputFormat::kCsv) {
+    print_csv(out, series);
+    return;
+  }
+  print_nccl_tests(out, series);
+}
+
+void run_and_print(std::ostream& out,
+                   const models::scenario::ScenarioFile& scenario,
+                   const models::scenario::CollectiveWorkload& workload,
+                   OutputFormat format,
+                   const std::string& trace_path,
+                   const LoadedProfile* profile) {
+  std::optional<sim::Trace> trace;
+  if (!trace_path.empty()) {
+    trace.emplace();
+  }
+  const SizeSeries series =
+      run_calibrated_series(scenario, workload, profile, trace ? &*trace : nullptr);
+  if (trace) {
+    write_chrome_trace_file(*trace, trace_path);
+  }
+  print_series(out, series, format);
+}
+
+}  // namespace railsim::tools

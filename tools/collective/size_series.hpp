@@ -1,0 +1,82 @@
+// File: tools/collective/size_series.hpp
+// SizeSeries: one collective at each of nccl-tests' sizes (-b, -e, -f) on one system, and the
+// three ways `collective` and `run` print it: nccl-tests' *_perf table (design.md §5), JSON and
+// CSV. (A sweep, in railsim, is the design grid of tools/sweep/.)
+#pragma once
+
+#include "models/collective/collective_run.hpp"
+#include "models/scenario/scenario_file.hpp"
+#include "sim/trace.hpp"
+#include "tools/cli_support/output_format.hpp"
+#include "tools/profile_option.hpp"
+
+#include <array>
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace railsim::tools {
+
+struct SeriesRow {
+  std::int64_t size = 0;   // bytes, as nccl-tests prints it
+  std::int64_t count = 0;  // elements, per rank for AllGather and ReduceScatter
+  models::CollectiveResult result;
+};
+
+struct SizeSeries {
+  std::string system_name;
+  std::string gpu_model;
+  models::CollectiveRequest request;  // as asked: unset choices are NCCL's ("auto")
+  std::int64_t factor = 2;
+  std::vector<SeriesRow> rows;
+  std::string profile_path;           // the calibration profile applied, if any
+  std::vector<double> time_sigma_us;  // with a profile: each row's one-sigma band
+};
+
+// nccl-tests' sizes from -b, -e and -f: min, min x f, ... up to max.
+std::vector<std::int64_t> series_sizes(std::int64_t min, std::int64_t max, std::int64_t factor);
+
+// Builds the system (faults applied, background streams started) and runs the workload's
+// collective at every size, one after another on the same network. With a trace, records every
+// call, every rank's sends (models/collective/collective_trace.hpp) and every busy link's load.
+SizeSeries run_size_series(const models::scenario::SystemFile& file,
+                           const std::vector<models::BackgroundFlow>& background,
+                           const models::scenario::CollectiveWorkload& workload,
+                           sim::Trace* trace);
+
+// run_size_series on the scenario with a calibration profile's parameters applied, when there is
+// one: then each row also gets its one-sigma band, and stderr a warning for every way the series
+// leaves the profile's calibrated range.
+SizeSeries run_calibrated_series(const models::scenario::ScenarioFile& scenario,
+                                 const models::scenario::CollectiveWorkload& workload,
+                                 const LoadedProfile* profile,
+                                 sim::Trace* trace);
+
+void print_nccl_tests(std::ostream& out, const SizeSeries& series);
+void print_json(std::ostream& out, const SizeSeries& series);
+void print_csv(std::ostream& out, const SizeSeries& series);
+
+// The scenario's workload; an InputError naming `path` when it has none.
+models::scenario::CollectiveWorkload workload_of(const models::scenario::ScenarioFile& scenario,
+                                                 const std::string& path);
+
+// `collective`'s --format: nccl-tests' columns, JSON or CSV (`run` calls the first "table").
+inline constexpr std::array<Choice<OutputFormat>, 3> kNcclTestsJsonCsv = {
+    {{"nccl-tests", OutputFormat::kText},
+     {"json", OutputFormat::kJson},
+     {"csv", OutputFormat::kCsv}}};
+
+// Prints in `format`: kText as nccl-tests, kJson or kCsv.
+void print_series(std::ostream& out, const SizeSeries& series, OutputFormat format);
+
+// Runs the series, then prints it and, when `trace_path` is not empty, writes its trace there:
+// nothing is printed or written unless every size ran.
+void run_and_print(std::ostream& out,
+                   const models::scenario::ScenarioFile& scenario,
+                   const models::scenario::CollectiveWorkload& workload,
+                   OutputFormat format,
+                   const std::string& trace_path,
+                   const LoadedProfile* profile);
+
+}  // namespace railsim::tools

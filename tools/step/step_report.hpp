@@ -1,0 +1,57 @@
+// File: tools/step/step_report.hpp
+// What `railsim step` prints: the step time, the healthy baseline and slowdown, what the GPUs
+// waited, the critical path with the link that bound each collective on it, each fault's cost
+// alone and, with --rank-links, the links ranked by what degrading each would cost. As a table,
+// or as JSON (design.md §5: step_time_ms, healthy_step_time_ms, slowdown, comm_wait_fraction,
+// critical_path).
+#pragma once
+
+#include "models/workload/step_workload.hpp"
+#include "sim/time.hpp"
+#include "tools/step/step_evaluation.hpp"
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace railsim::tools {
+
+struct FaultCost {
+  std::string label;
+  std::string where;
+  std::vector<int> nodes;
+  sim::Duration step_time{};  // with this fault alone
+};
+
+struct LinkCost {
+  std::string link;
+  sim::Duration step_time{};  // with this link degraded alone
+};
+
+// One of several jobs sharing the fabric, against the same job alone on it.
+struct JobCost {
+  std::string name;
+  std::vector<int> nodes;
+  sim::Duration step_time{};        // beside the other jobs
+  sim::Duration alone_step_time{};  // alone on the same system, with the same faults
+};
+
+struct StepReport {
+  std::string workload;
+  std::string system;
+  StepRun run;
+  sim::Duration healthy_step_time{};
+  std::vector<FaultCost> faults;
+  double link_scale = 0.0;  // --rank-links' scale; 0 when not asked
+  std::vector<LinkCost> link_costs;
+  std::vector<JobCost> jobs;  // with /jobs: every job, the first being the one reported above
+};
+
+void print_step_table(std::ostream& out,
+                      const models::StepWorkload& workload,
+                      const StepReport& report);
+void print_step_json(std::ostream& out,
+                     const models::StepWorkload& workload,
+                     const StepReport& report);
+
+}  // namespace railsim::tools
