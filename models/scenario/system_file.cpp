@@ -15,9 +15,6 @@
 
 #include <fmt/format.h>
 
-#include <map>
-#include <memory>
-#include <set>
 #include <string_view>
 
 namespace railsim::models::scenario {
@@ -382,22 +379,12 @@ sim::LinkId fault_link(const std::string& file,
 }
 
 void apply_faults(const SystemFile& file, System& system, sim::FlowNetwork& network) {
-  for (const LinkFault& fault : file.faults) {
-    if (fault.schedule) {
-      continue;
-    }
-    const sim::LinkId found = fault_link(file.file, fault, network);
-    if (fault.down) {
-      try {
-        system.set_link_down(found);
-      } catch (const sim::InputError& e) {
-        throw ScenarioError(file.file, fault.json_pointer + "/link", e.what());
-      }
-      continue;
-    }
-    const sim::Bandwidth now = network.link(found).capacity;
-    network.set_link_capacity(found,
-                              fault.rate.bytes_per_s > 0.0 ? fault.rate : now * fault.rate_scale);
+  try {
+    apply_link_faults(
+        file.faults, [&](const LinkFault& fault) { return fault_link(file.file, fault, network); },
+        system, network);
+  } catch (const LinkFaultError& e) {
+    throw ScenarioError(file.file, e.json_pointer() + "/link", e.what());
   }
 }
 
@@ -405,48 +392,9 @@ void schedule_faults(const std::string& file,
                      const std::vector<LinkFault>& faults,
                      sim::FlowNetwork& network,
                      sim::Simulator& simulator) {
-  // Per link: its capacity before any window, and the capacities of the windows open now.
-  struct LinkState {
-    sim::Bandwidth base;
-    std::multiset<double> open;
-  };
-
-  auto states = std::make_shared<std::map<std::uint32_t, LinkState>>();
-  const auto update = [&network, states](std::uint32_t link) {
-    const LinkState& state = states->at(link);
-    const double capacity = state.open.empty()
-                                ? state.base.bytes_per_s
-                                : std::min(state.base.bytes_per_s, *state.open.begin());
-    network.set_link_capacity(sim::LinkId{link}, sim::Bandwidth{capacity});
-  };
-  const sim::SimTime origin = simulator.now();
-  for (const LinkFault& fault : faults) {
-    if (!fault.schedule) {
-      continue;
-    }
-    const sim::LinkId link = fault_link(file, fault, network);
-    const sim::Bandwidth base = network.link(link).capacity;
-    states->try_emplace(link.index, LinkState{base, {}});
-    const double capacity =
-        fault.rate.bytes_per_s > 0.0 ? fault.rate.bytes_per_s : base.bytes_per_s * fault.rate_scale;
-    const FaultSchedule& schedule = *fault.schedule;
-    for (int k = 0; k < schedule.times; ++k) {
-      const sim::SimTime opens =
-          origin + schedule.from + k * schedule.every.value_or(sim::Duration{});
-      simulator.schedule_at(opens, [states, update, id = link.index, capacity] {
-        states->at(id).open.insert(capacity);
-        update(id);
-      });
-      if (schedule.length) {
-        simulator.schedule_at(opens + *schedule.length,
-                              [states, update, id = link.index, capacity] {
-                                auto& open = states->at(id).open;
-                                open.erase(open.find(capacity));
-                                update(id);
-                              });
-      }
-    }
-  }
+  schedule_link_faults(
+      faults, [&](const LinkFault& fault) { return fault_link(file, fault, network); }, network,
+      simulator);
 }
 
 }  // namespace railsim::models::scenario

@@ -4,6 +4,7 @@
 // pointer of the offending value.
 #pragma once
 
+#include "models/fault/link_fault.hpp"
 #include "models/scenario/json_reader.hpp"
 #include "models/system/system.hpp"
 #include "sim/simulator.hpp"
@@ -14,26 +15,6 @@
 #include <vector>
 
 namespace railsim::models::scenario {
-
-// When a timed fault (railsim step's fault files) holds: from `from` after the run starts, for
-// `length` (unset: to the end), and again every `every` after that, `times` windows in all (a link
-// flapping, or degrading mid-run).
-struct FaultSchedule {
-  sim::Duration from{};
-  std::optional<sim::Duration> length;
-  std::optional<sim::Duration> every;
-  int times = 1;
-};
-
-// A link fault, applied once the System's links exist: the named link's rate scaled or set.
-struct LinkFault {
-  std::string link;          // a link name as `railsim topo --links` lists them
-  double rate_scale = 1.0;   // applied when rate is not set
-  sim::Bandwidth rate;       // bytes/s; zero means "scale instead"
-  bool down = false;         // taken out of service instead (fabric links only)
-  std::string json_pointer;  // where the fault was written, for errors found when applied
-  std::optional<FaultSchedule> schedule;  // unset: for the whole run
-};
 
 struct SystemFile {
   std::string name;
@@ -69,16 +50,13 @@ sim::LinkId fault_link(const std::string& file,
                        const LinkFault& fault,
                        const sim::FlowNetwork& network);
 
-// Applies the faults to the links `system` built in `network`: rates changed, fabric links
-// taken down. Faults with a schedule are left out: models/workload/fault_timeline.hpp runs them.
-// Throws ScenarioError at the fault's pointer for a link name that does not exist
-// or a link that cannot go down.
+// Applies the faults to the links `system` built in `network` (apply_link_faults), those with a
+// schedule left out. Throws ScenarioError at the fault's pointer for a link name that does not
+// exist or a link that cannot go down.
 void apply_faults(const SystemFile& file, System& system, sim::FlowNetwork& network);
 
-// Schedules the timed faults among `faults` on `simulator`, from its current time: in each window
-// the link's capacity becomes the fault's (a scale of the capacity the link had when this was
-// called), and returns to that when the window ends; where windows on one link overlap, the
-// lowest capacity holds. `file` names the faults' file in errors. O(windows) events.
+// Schedules the timed faults among `faults` on `simulator` (schedule_link_faults). `file` names
+// the faults' file in errors.
 void schedule_faults(const std::string& file,
                      const std::vector<LinkFault>& faults,
                      sim::FlowNetwork& network,

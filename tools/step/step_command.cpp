@@ -85,7 +85,7 @@ std::vector<LinkCost> rank_links(const StepScenario& scenario,
   const StepScenario base = healthy(scenario);
   run_parallel(candidates.size(), jobs, [&](std::size_t i) {
     StepScenario degraded = base;
-    sc::LinkFault fault;
+    models::LinkFault fault;
     fault.link = healthy_run.link_names[candidates[i]];
     fault.rate_scale = scale;
     fault.json_pointer = "--rank-links";

@@ -27,7 +27,7 @@ std::vector<int> nodes_named(const std::string& link) {
   return nodes;
 }
 
-std::string fault_effect(const sc::LinkFault& fault) {
+std::string fault_effect(const models::LinkFault& fault) {
   std::string effect = fault.down ? std::string(" down")
                        : fault.rate.bytes_per_s > 0.0
                            ? fmt::format(" at {:g} Gb/s", fault.rate.bytes_per_s * 8e-9)
@@ -39,13 +39,13 @@ std::string fault_effect(const sc::LinkFault& fault) {
 }
 
 // The link faults of one list, one item per place they were written (a PCIe element's two).
-void add_link_items(const std::vector<sc::LinkFault>& faults,
+void add_link_items(const std::vector<models::LinkFault>& faults,
                     const std::string& file,
                     bool in_system_file,
                     const StepScenario& base,
                     std::vector<FaultItem>& items) {
   std::vector<std::string> pointers;
-  for (const sc::LinkFault& fault : faults) {
+  for (const models::LinkFault& fault : faults) {
     if (std::find(pointers.begin(), pointers.end(), fault.json_pointer) == pointers.end()) {
       pointers.push_back(fault.json_pointer);
     }
@@ -54,9 +54,9 @@ void add_link_items(const std::vector<sc::LinkFault>& faults,
     FaultItem item;
     item.where = fmt::format("{}: {}", file, pointer);
     item.alone = base;
-    std::vector<sc::LinkFault>& target =
+    std::vector<models::LinkFault>& target =
         in_system_file ? item.alone.system.faults : item.alone.faults.links;
-    for (const sc::LinkFault& fault : faults) {
+    for (const models::LinkFault& fault : faults) {
       if (fault.json_pointer != pointer) {
         continue;
       }
@@ -99,9 +99,9 @@ StepRun run_step_scenario(const StepScenario& scenario) {
   sc::schedule_faults(fault_file.file, fault_file.faults, network, simulator);
 
   models::StepOptions options = scenario.options;
-  const auto timed = [](const std::vector<sc::LinkFault>& faults) {
+  const auto timed = [](const std::vector<models::LinkFault>& faults) {
     return std::any_of(faults.begin(), faults.end(),
-                       [](const sc::LinkFault& f) { return f.schedule.has_value(); });
+                       [](const models::LinkFault& f) { return f.schedule.has_value(); });
   };
   options.reuse_identical_calls = !timed(file.faults) && !timed(fault_file.faults);
   options.stragglers.insert(options.stragglers.end(), scenario.faults.stragglers.begin(),

@@ -473,7 +473,7 @@ TEST(FaultDiagnosis, NamedFaultsWrittenAsAFaultFileReproduceThePrediction) {
     const models::SystemPreparation prepare = [&](models::System& system,
                                                   sim::FlowNetwork& network) {
       models::scenario::SystemFile file{"", faulty.system, {}, "faults.json"};
-      for (const models::scenario::LinkFault& link : faults.links) {
+      for (const models::LinkFault& link : faults.links) {
         for (std::uint32_t l = 0; l < network.link_count(); ++l) {
           if (network.link(sim::LinkId{l}).name == link.link) {
             file.faults.push_back(link);
