@@ -1,16 +1,28 @@
 // File: tests/models/collective/nvls_tree_test.cpp
 // NVLS Tree AllReduce on dgx-h100 nodes: its plan's chunks, trees and bytes per NIC and NVSwitch
-// port without the engine.
+// port without the engine; its run against closed forms at 8 B and 4 GiB, the two executions
+// against each other, the tuner's choice, and what NCCL would not run.
+#include "collective_testbed.hpp"
+
 #include "models/collective/non_ring_chunking.hpp"
 #include "models/collective/nvls_tree_plan.hpp"
 #include "sim/input_error.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <iostream>
+#include <map>
+#include <optional>
 #include <vector>
 
 namespace railsim::models {
 namespace {
+
+using testing::CollectiveBed;
+using testing::kGen5GBps;
+using testing::kH100PortGBps;
+using testing::seconds;
 
 std::vector<int> all_heads(int gpus) {
   std::vector<int> heads;
@@ -164,6 +176,145 @@ TEST(NvlsTreePlan, TheRootStoresWhatItReducedAndTheOthersWhatCameDown) {
   EXPECT_THROW(make_nvls_tree_plan(sim::mib(1), Communicator{1, 8}, all_heads(8), 16),
                sim::InputError);
   EXPECT_THROW(make_nvls_tree_plan(sim::mib(1), Communicator{2, 8}, {3}, 16), sim::InputError);
+}
+
+TEST(NvlsTreeRun, FourNodesAt4GiBAreBoundByTheInteriorNodesNics) {
+  // 4 GiB on 4 dgx-h100 nodes, NCCL's 16 channels and 8 heads. What each resource must move:
+  //   an interior node's head NIC (plan test above): S / 4 each way over its Gen5 x16 GPU-NIC
+  //     path, 49.15 GB/s: 1 GiB / 49.15 GB/s = 21.85 ms;
+  //   every NVSwitch port: 9/8 S at 370 x 0.85 = 314.5 GB/s: 15.36 ms;
+  //   each channel's connection (a head's edge or operation on one channel) at most
+  //     perChMaxNVLSTreeBw 45.5 GB/s (>= 3 nodes): a head's edge carries S / 128 = 32 MiB per
+  //     channel, 0.74 ms; the 16 channels' connections of one head share its NIC at 3 GB/s each.
+  // So the NICs bound it: t >= 21.85 ms, algbw <= 4 x 49.15 = 196.6 GB/s, busbw <= 196.6 x 2 x
+  // 31/32 = 380.9 GB/s (NCCL's own model: 8 graph channels x 45.5 = 364). The fill, the first
+  // 64 KiB pieces' way up two levels and down again and the last ones' NCCL latencies (25 us and
+  // 4 x 20.9 us), adds 0.15 ms: 22.0 ms, 0.7%.
+  CollectiveBed bed(4, 8);
+  const CollectiveResult r = bed.run(CollectiveOp::kAllReduce, sim::gib(4), Algorithm::kNvlsTree,
+                                     Protocol::kSimple, std::nullopt, Execution::kPipelined);
+  EXPECT_EQ(r.algorithm, Algorithm::kNvlsTree);
+  EXPECT_EQ(r.channels, 16);
+  const double drain = 4294967296.0 / 4.0 / (kGen5GBps * 1e9);
+  EXPECT_GE(seconds(r.time), drain);
+  EXPECT_LT(seconds(r.time), 1.015 * drain);
+  const double busbw = 4.0 * kGen5GBps * 2.0 * 31.0 / 32.0;
+  EXPECT_NEAR(r.busbw_GBps, busbw, 0.015 * busbw);
+}
+
+TEST(NvlsTreeRun, TwoNodesAt4GiBAreBoundByTheNvSwitchPorts) {
+  // 2 nodes: each head's NIC moves only S / 8 each way (10.9 ms at 49.15 GB/s), the ports still
+  // 9/8 S at 314.5 GB/s: t >= 9/8 x 4 GiB / 314.5 GB/s = 15.36 ms, algbw 279.6, busbw 279.6 x 2 x
+  // 15/16 = 524.2 GB/s (NCCL's model: 8 x perChMaxNVLSTreeBw 57.7 = 461.6). The fill of 128 KiB
+  // pieces adds 0.15 ms: 15.5 ms, 1.0%.
+  CollectiveBed bed(2, 8);
+  const CollectiveResult r = bed.run(CollectiveOp::kAllReduce, sim::gib(4), Algorithm::kNvlsTree,
+                                     Protocol::kSimple, std::nullopt, Execution::kPipelined);
+  const double drain = 9.0 / 8.0 * 4294967296.0 / (kH100PortGBps * 0.85 * 1e9);
+  EXPECT_GE(seconds(r.time), drain);
+  EXPECT_LT(seconds(r.time), 1.015 * drain);
+  const double busbw = kH100PortGBps * 0.85 * 8.0 / 9.0 * 2.0 * 15.0 / 16.0;
+  EXPECT_NEAR(r.busbw_GBps, busbw, 0.015 * busbw);
+}
+
+TEST(NvlsTreeRun, SmallAllReduceTakesNcclsNvlsTreeLatency) {
+  // 8 B: one piece's chain. Its load-reduce (half of NCCL's 25 us NVLink NVLS Tree hop), the ups
+  // from a leaf to the root and the downs back (20.9 us of NET NVLS Tree hop each, depth 1 on 2
+  // nodes, 2 on 4), the leaf's store (the other half): 25 + 2 x 20.9 = 66.8 us on 2 nodes and
+  // 25 + 4 x 20.9 = 108.6 us on 4, NCCL's own NVLS Tree latency (base 0 + 25 + 2 log2(nodes) x
+  // 20.9, nccl:src/graph/tuning.cc), plus each network path's own latency, at most 1.3 us
+  // (tree_run_test.cpp); the NVSwitch ports add none.
+  for (const auto& [nodes, levels] : {std::pair{2, 1}, std::pair{4, 2}}) {
+    for (const Execution execution : {Execution::kChunk, Execution::kPipelined}) {
+      CollectiveBed bed(nodes, 8);
+      const CollectiveResult r =
+          bed.run(CollectiveOp::kAllReduce, sim::bytes(8), Algorithm::kNvlsTree, std::nullopt,
+                  std::nullopt, execution);
+      const double floor = (25.0 + 2.0 * levels * 20.9) * 1e-6;
+      EXPECT_GE(seconds(r.time), floor) << nodes << " nodes";
+      EXPECT_LT(seconds(r.time), floor + 2.0 * levels * 1.3e-6) << nodes << " nodes";
+    }
+  }
+}
+
+struct NvlsTreeCase {
+  const char* name;
+  int nodes;
+  std::int64_t size;
+};
+
+class NvlsTreeExecutionsAgree : public ::testing::TestWithParam<NvlsTreeCase> {};
+
+// The chunk run moves every piece's operations and messages as their own flows, max-min shared;
+// the pipelined run moves each channel's edges and ports as two flow groups and times the pieces
+// by the per-step recurrence (nvls_tree_lowering.hpp). Both agree within 2%.
+TEST_P(NvlsTreeExecutionsAgree, WithinTwoPercent) {
+  const NvlsTreeCase& c = GetParam();
+  CollectiveBed chunk_bed(c.nodes, 8);
+  CollectiveBed pipe_bed(c.nodes, 8);
+  const auto run = [&](CollectiveBed& bed, Execution execution) {
+    return seconds(bed.run(CollectiveOp::kAllReduce, sim::bytes(c.size), Algorithm::kNvlsTree,
+                           Protocol::kSimple, std::nullopt, execution)
+                       .time);
+  };
+  const double chunk = run(chunk_bed, Execution::kChunk);
+  const double pipelined = run(pipe_bed, Execution::kPipelined);
+  const std::string times =
+      fmt::format("chunk {:.2f} us, pipelined {:.2f} us ({:+.2f}%)", chunk * 1e6, pipelined * 1e6,
+                  (pipelined / chunk - 1.0) * 100.0);
+  std::cout << "  " << times << "\n";
+  EXPECT_NEAR(pipelined, chunk, 0.02 * chunk) << times;
+}
+
+INSTANTIATE_TEST_SUITE_P(NvlsTrees,
+                         NvlsTreeExecutionsAgree,
+                         ::testing::Values(NvlsTreeCase{"TwoNodes4MiB", 2, 4 << 20},
+                                           NvlsTreeCase{"TwoNodes64MiB", 2, 64 << 20},
+                                           NvlsTreeCase{"TwoNodes256MiB", 2, 256 << 20},
+                                           NvlsTreeCase{"FourNodes16MiB", 4, 16 << 20},
+                                           NvlsTreeCase{"FourNodes256MiB", 4, 256 << 20},
+                                           NvlsTreeCase{"EightNodes64MiB", 8, 64 << 20}),
+                         [](const ::testing::TestParamInfo<NvlsTreeCase>& param_info) {
+                           return param_info.param.name;
+                         });
+
+TEST(NvlsTreeRun, AutoRunsNvlsTreeWhereNcclsTunerPicksIt) {
+  // 4 dgx-h100 nodes. NCCL's model (nccl:src/graph/tuning.cc, nccl_tuning.cpp): NVLS Tree Simple
+  // 25 + 2 x 2 x 20.9 = 108.6 us and 8 graph channels x min(40 x 0.85 x 7/8 x 2, 48, 45.5) = 364
+  // GB/s busbw, so 364 x 32 / 62 = 187.9 GB/s; Ring Simple 282.8 us x 1.4 (the plateau factor)
+  // = 395.9 us at 198.2 GB/s; Tree Simple 120.4 us at 144.0; Ring LL128 144.4 us at 151.5. At
+  // 64 MiB NVLS Tree takes 108.6 + 357.2 = 465.8 us against 586.4 (Tree), 587.2 (Ring LL128) and
+  // 734.5 (Ring): NCCL's tuner picks it. Beyond 1.04e9 B (989 MiB) the ring's bandwidth wins it
+  // back: at 2 GiB 11,540 us against the ring's 11,232.
+  CollectiveBed bed(4, 8);
+  const CollectiveResult picked =
+      bed.run(CollectiveOp::kAllReduce, sim::mib(64), std::nullopt, std::nullopt, std::nullopt);
+  EXPECT_EQ(picked.algorithm, Algorithm::kNvlsTree);
+  EXPECT_EQ(picked.protocol, Protocol::kSimple);
+  EXPECT_EQ(picked.channels, 16);
+  const CollectiveResult large = bed.run(CollectiveOp::kAllReduce, sim::gib(2), std::nullopt,
+                                         std::nullopt, std::nullopt, Execution::kPipelined);
+  EXPECT_EQ(large.algorithm, Algorithm::kRing);
+}
+
+TEST(NvlsTreeRun, RejectsWhatNcclWouldNotRun) {
+  // NVLS Tree needs SM90+ GPUs on an NVSwitch, several nodes, AllReduce, Simple, and at least two
+  // heads (NCCL's NVLS graph has one channel per GPU, so one GPU per node has one).
+  CollectiveBed one(1, 8);
+  EXPECT_THROW(one.run(CollectiveOp::kAllReduce, sim::mib(1), Algorithm::kNvlsTree, {}, {}),
+               sim::InputError);
+  CollectiveBed a100(2, 8, "dgx-a100");
+  EXPECT_THROW(a100.run(CollectiveOp::kAllReduce, sim::mib(1), Algorithm::kNvlsTree, {}, {}),
+               sim::InputError);
+  CollectiveBed two(2, 8);
+  EXPECT_THROW(two.run(CollectiveOp::kAllGather, sim::mib(1), Algorithm::kNvlsTree, {}, {}),
+               sim::InputError);
+  EXPECT_THROW(
+      two.run(CollectiveOp::kAllReduce, sim::mib(1), Algorithm::kNvlsTree, Protocol::kLl128, {}),
+      sim::InputError);
+  CollectiveBed lone(2, 1);
+  EXPECT_THROW(lone.run(CollectiveOp::kAllReduce, sim::mib(1), Algorithm::kNvlsTree, {}, {}),
+               sim::InputError);
 }
 
 }  // namespace
