@@ -19,7 +19,7 @@
 #include <numeric>
 #include <optional>
 #include <span>
-#include <tuple>
+#include <utility>
 
 namespace railsim::models {
 namespace {
@@ -325,8 +325,6 @@ TransferDag nvls_tree_dag(const System& system,
   Paths ports = node_ports(system, plan.comm);
   HeadEdges edges(system, plan, timing.network.qps(), ports.size());
   const int gpus = plan.comm.gpus_per_node;
-  const sim::Bandwidth switch_cap{timing.network.connection_cap.bytes_per_s *
-                                  timing.nvls_wire_factor};
   std::vector<NvlsTreeTask> tasks = nvls_tree_tasks(plan);
   TransferDag dag;
   dag.tasks.reserve(tasks.size());
@@ -343,7 +341,6 @@ TransferDag nvls_tree_dag(const System& system,
                               wire_bytes(load.bytes, timing.nvls_wire_factor)});
       }
       task.grouped = true;
-      task.flow_cap = switch_cap;
       task.hold = timing.nvls_hold;
     } else {
       const RouteSpan route = edges.route(t.channel, t.head, t.node, t.step == NvlsTreeStep::kUp,
@@ -479,9 +476,7 @@ GroupPipeline nvls_tree_pipeline(const System& system,
   // per channel. The recurrence times each part at the share of the slowest such port over the
   // channels, the port carrying (heads + 1) / heads of every head's piece per loop in wire bytes
   // (both halves of the operations cross it), in one head's payload bytes per second; slice
-  // sharing moves it as one transfer over those ports (lanes), at most the per-channel cap for
-  // each head.
-  const double cap = timing.network.connection_cap.bytes_per_s;
+  // sharing moves it as one transfer over those ports (lanes).
   const double port_factor = timing.nvls_wire_factor * (1.0 + 1.0 / heads);
   const auto part_of = [&](int node, SwitchPart part) {
     const bool every_gpu = part == SwitchPart::kReads || part == SwitchPart::kMulticast;
@@ -494,12 +489,7 @@ GroupPipeline nvls_tree_pipeline(const System& system,
       slowest = std::min(slowest, network.link(pipeline.paths[p].front()).capacity.bytes_per_s);
       route.lanes.push_back(pipeline.paths[p]);
     }
-    const double rate = std::min(cap, slowest / plan.channels / port_factor / heads);
-    const double lanes = static_cast<double>(route.lanes.size());
-    // Payload moves as the transfer's bytes over wire factor per lane: every head's pieces on
-    // each lane, or one head's.
-    const double part_cap = cap * timing.nvls_wire_factor * lanes * (every_gpu ? heads : 1);
-    return std::tuple{std::move(route), rate, part_cap};
+    return std::pair{std::move(route), slowest / plan.channels / port_factor / heads};
   };
   std::vector<std::vector<double>> even_rate(at(plan.channels));
   for (int c = 0; c < plan.channels; ++c) {
@@ -513,14 +503,13 @@ GroupPipeline nvls_tree_pipeline(const System& system,
     };
     for (int m = 0; m < nodes; ++m) {
       for (const SwitchPart part : kSwitchParts) {
-        auto [route, share, part_cap] = part_of(m, part);
+        auto [route, share] = part_of(m, part);
         const std::uint32_t position = layout.parts[at(m)][static_cast<std::size_t>(part)];
         rate[position] = share;
         if (shared) {
           SharingConnection& connection = sharing[global(position)];
           connection.routes = {std::move(route)};
           connection.transfers = loops;
-          connection.cap = part_cap;
         }
       }
     }

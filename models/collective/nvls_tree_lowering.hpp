@@ -54,9 +54,9 @@
 namespace railsim::models {
 
 struct NvlsTreeTiming {
-  // The tree edges as for a Tree: NCCL's NET NVLS Tree hop latency, the per-channel cap
-  // (perChMaxNVLSTreeBw, payload B/s of each edge and each NVSwitch operation of a channel),
-  // queue pairs, the base latency.
+  // The tree edges as for a Tree: NCCL's NET NVLS Tree hop latency, the cap of each edge (a
+  // head's share of perChMaxNVLSTreeBw, in payload B/s), queue pairs, the base latency. The
+  // NVSwitch operations have no cap, as NVLS's have none in NCCL's model.
   CollectiveTiming network;
   sim::Duration nvls_hold{};      // per reduce or store, from its delivery
   double nvls_wire_factor = 1.0;  // 1 / nvls_efficiency
