@@ -418,9 +418,10 @@ std::unique_ptr<CollectiveCall> start_collective(const System& system,
       // channel's bus bandwidth (nccl:src/graph/tuning.cc). timing_for shares a graph channel's
       // cap among the communicator's channels; a head's tree edges on one of them get a heads-th
       // of that, in algorithm bandwidth: the cap over heads x 2(n-1)/n.
-      timing.network.connection_cap = sim::Bandwidth{
-          timing.network.connection_cap.bytes_per_s /
-          (static_cast<double>(heads) * busbw_factor(CollectiveOp::kAllReduce, comm.ranks()))};
+      timing.network.connection_cap =
+          sim::Bandwidth{timing.network.connection_cap.bytes_per_s /
+                         (static_cast<double>(plan.heads()) *
+                          busbw_factor(CollectiveOp::kAllReduce, comm.ranks()))};
       // NCCL's model charges the load-reduce and the store one NVLink hop together; each carries
       // half of it.
       timing.nvls_hold = (from_us(hop_latency_us(HopKind::kNvlink, algorithm, protocol)) +
