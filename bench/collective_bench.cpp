@@ -1,9 +1,9 @@
 // File: bench/collective_bench.cpp
 // One collective at cluster scale: an 8 GiB ring AllReduce (Simple protocol, NCCL's channel
 // count, pipelined execution) over every GPU of 16, 128, 1024 and 4096 dgx-h100 nodes (128 to
-// 32,768 GPUs). Times building the System and running the collective separately, and reports the
-// simulated bus bandwidth and the process's peak memory (VmHWM). docs/performance.md has the
-// fabric of each size and the commands.
+// 32,768 GPUs), and a 1 GiB NVLS Tree AllReduce over 16, 128 and 1024. Times building the System
+// and running the collective separately, and reports the simulated bus bandwidth and the process's
+// peak memory (VmHWM). docs/performance.md has the fabric of each size and the commands.
 #include "bench/leaf_spine.hpp"
 
 #include "models/collective/collective_run.hpp"
@@ -108,6 +108,65 @@ BENCHMARK(BM_RingAllReduce)
     ->Arg(128)
     ->Arg(1024)
     ->Arg(4096)
+    ->Iterations(1)
+    ->Unit(benchmark::kSecond);
+
+// One 1 GiB NVLS Tree AllReduce (Simple, NCCL's 16 channels and 8 heads, pipelined) over every
+// GPU of 16, 128 and 1024 dgx-h100 nodes: NVLS inside each node, a double binary tree of 8 heads'
+// NICs across them.
+// NOLINTNEXTLINE(readability-identifier-naming): Google Benchmark's BM_ naming.
+void BM_NvlsTreeAllReduce(benchmark::State& state) {
+  const auto nodes = static_cast<int>(state.range(0));
+  models::SystemSpec spec;
+  spec.node = models::node_preset("dgx-h100");
+  spec.nodes = nodes;
+  spec.fabric = fabric_for(nodes);
+  const int gpus_per_node = static_cast<int>(spec.node.gpus.size());
+
+  models::CollectiveRequest request;
+  request.op = models::CollectiveOp::kAllReduce;
+  request.size = sim::gib(1);
+  request.comm = {nodes, gpus_per_node};
+  request.algorithm = models::Algorithm::kNvlsTree;
+  request.protocol = models::Protocol::kSimple;
+  request.execution = models::Execution::kPipelined;
+
+  double build_s = 0.0;
+  double run_s = 0.0;
+  models::CollectiveResult result;
+  std::uint64_t events = 0;
+  for (auto _ : state) {
+    const auto build_start = std::chrono::steady_clock::now();
+    auto simulator = std::make_unique<sim::Simulator>(kSeed);
+    auto network = std::make_unique<sim::FlowNetwork>(*simulator);
+    auto system = std::make_unique<models::System>(spec, *network);
+    build_s = seconds_since(build_start);
+
+    const auto run_start = std::chrono::steady_clock::now();
+    result = models::run_collective(*system, *network, *simulator, request);
+    run_s = seconds_since(run_start);
+
+    state.PauseTiming();
+    events = simulator->events_processed();
+    system.reset();
+    network.reset();
+    simulator.reset();
+    state.ResumeTiming();
+  }
+  state.counters["gpus"] = nodes * gpus_per_node;
+  state.counters["channels"] = result.channels;
+  state.counters["build_s"] = build_s;
+  state.counters["run_s"] = run_s;
+  state.counters["busbw_GBps"] = result.busbw_GBps;
+  state.counters["events"] = static_cast<double>(events);
+  state.counters["peak_rss_MiB"] = proc_status_mib("VmHWM:");
+}
+
+BENCHMARK(BM_NvlsTreeAllReduce)
+    ->ArgName("nodes")
+    ->Arg(16)
+    ->Arg(128)
+    ->Arg(1024)
     ->Iterations(1)
     ->Unit(benchmark::kSecond);
 

@@ -230,6 +230,7 @@ double predict(const CalibratedModel& model,
   request.comm = {measurement.nodes, measurement.gpus_per_node, measurement.node_ids,
                   measurement.gpu_ids};
   request.calibration = model.collective;
+  request.algorithm = measurement.algorithm;
   // A fit runs every row a hundred times or more: large rows run pipelined, which costs a
   // fraction of the chunk-accurate run and agrees with it within 2% where transfers are
   // bandwidth-bound (docs/validation.md); the others keep the default.

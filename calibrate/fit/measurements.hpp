@@ -40,6 +40,8 @@ struct Measurement {
   std::vector<int> node_ids;
   std::vector<int> gpu_ids;  // collectives only
   int nic = 0;               // RDMA: the compute NIC at both ends
+  // Collectives: the algorithm the run forced (NCCL_ALGO); unset: NCCL's choice.
+  std::optional<models::Algorithm> algorithm;
 };
 
 struct MeasurementSet {

@@ -7,6 +7,8 @@
 #include "models/collective/group_pipeline.hpp"
 #include "models/collective/nvls_lowering.hpp"
 #include "models/collective/nvls_plan.hpp"
+#include "models/collective/nvls_tree_lowering.hpp"
+#include "models/collective/nvls_tree_plan.hpp"
 #include "models/collective/ring_layout.hpp"
 #include "models/collective/ring_lowering.hpp"
 #include "models/collective/ring_plan.hpp"
@@ -104,7 +106,8 @@ TuningTopology tuning_topology(const System& system, const Communicator& comm) {
 namespace {
 
 // Algorithms this runner can execute, in kAlgorithms order: what `auto` chooses among.
-constexpr std::array kExecutable = {Algorithm::kRing, Algorithm::kTree, Algorithm::kNvls};
+constexpr std::array kExecutable = {Algorithm::kRing, Algorithm::kTree, Algorithm::kNvls,
+                                    Algorithm::kNvlsTree};
 
 bool executable(Algorithm algorithm) {
   return std::find(kExecutable.begin(), kExecutable.end(), algorithm) != kExecutable.end();
@@ -135,7 +138,27 @@ std::string why_not(const TuningTopology& topology,
       return "nvls runs all_reduce, all_gather and reduce_scatter only";
     }
     if (topology.nodes > 1) {
-      return "nvls across nodes needs CollNet (IB SHARP), which is not modelled";
+      return "nvls across nodes needs CollNet (IB SHARP), which is not modelled; nvlstree runs "
+             "NVLS inside the nodes and a tree across them";
+    }
+  }
+  if (algorithm == Algorithm::kNvlsTree) {
+    if (!topology.nvswitch ||
+        (topology.arch != GpuArch::kHopper && topology.arch != GpuArch::kBlackwell)) {
+      return "nvlstree needs GPUs of SM90 or later on an NVSwitch";
+    }
+    if (op != CollectiveOp::kAllReduce) {
+      return "nvlstree runs all_reduce only";
+    }
+    if (topology.nodes < 2) {
+      return "nvlstree needs several nodes; on one node NCCL runs nvls";
+    }
+    const int heads = search_graph(topology, algorithm).channels;
+    if (heads < 2) {
+      return fmt::format(
+          "nvlstree needs at least 2 NVLS heads per node; NCCL's NVLS graph finds {} with {} GPUs "
+          "per node",
+          heads, topology.gpus_per_node);
     }
   }
   if (protocol == Protocol::kLl128 && !topology.intra_nvlink) {
@@ -302,7 +325,7 @@ std::unique_ptr<CollectiveCall> start_collective(const System& system,
   }
   if (request.algorithm && !executable(*request.algorithm)) {
     throw sim::InputError(
-        fmt::format("algorithm {} is not modelled yet; ring, tree and nvls are "
+        fmt::format("algorithm {} is not modelled yet; ring, tree, nvls and nvlstree are "
                     "(docs/validation.md)",
                     algorithm_name(*request.algorithm)));
   }
@@ -383,7 +406,34 @@ std::unique_ptr<CollectiveCall> start_collective(const System& system,
           [&] { return nvls_dag(system, comm, plan, timing, traced); },
           [&] { return nvls_pipeline(system, comm, network, plan, timing, traced); });
     }
-    case Algorithm::kNvlsTree:
+    case Algorithm::kNvlsTree: {
+      // One head per channel of NCCL's NVLS graph, each on a NIC of its own.
+      const int heads = search_graph(topology, algorithm).channels;
+      NvlsTreePlan plan =
+          make_nvls_tree_plan(request.size, comm, nvls_tree_heads(system, comm, heads), channels);
+      chosen.execution = execution_for(request, plan.transfer_count());
+      NvlsTreeTiming timing;
+      timing.network = timing_for(topology, algorithm, protocol, channels, request);
+      // NCCL's NVLS graph has a channel per head, and its cap, perChMaxNVLSTreeBw, is that
+      // channel's bus bandwidth (nccl:src/graph/tuning.cc). timing_for shares a graph channel's
+      // cap among the communicator's channels; a head's tree edges on one of them get a heads-th
+      // of that, in algorithm bandwidth: the cap over heads x 2(n-1)/n.
+      timing.network.connection_cap =
+          sim::Bandwidth{timing.network.connection_cap.bytes_per_s /
+                         (static_cast<double>(plan.heads()) *
+                          busbw_factor(CollectiveOp::kAllReduce, comm.ranks()))};
+      // NCCL's model charges the load-reduce and the store one NVLink hop together; each carries
+      // half of it.
+      timing.nvls_hold = (from_us(hop_latency_us(HopKind::kNvlink, algorithm, protocol)) +
+                          request.calibration.step(protocol)) /
+                         2;
+      timing.nvls_wire_factor =
+          1.0 / request.calibration.nvls_efficiency.value_or(nvls_efficiency(topology.arch));
+      return execute(
+          network, simulator, timing.network.base_latency, trace, std::move(report),
+          [&] { return nvls_tree_dag(system, plan, timing, traced); },
+          [&] { return nvls_tree_pipeline(system, network, std::move(plan), timing, traced); });
+    }
     case Algorithm::kPat:
       break;
   }

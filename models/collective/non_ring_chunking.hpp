@@ -10,6 +10,7 @@
 #include "models/collective/collective_types.hpp"
 #include "sim/bytes.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 
@@ -70,6 +71,30 @@ constexpr sim::Bytes nvls_chunk(sim::Bytes bytes, int channels, int heads) {
   if (bytes.count < 2 * concurrent * chunk && chunk > 16'384) {
     chunk = 16'384;
   }
+  return sim::bytes(chunk);
+}
+
+// NVLS Tree AllReduce's chunk (nccl:src/enqueue.cc calcCollChunking, NVLS_TREE branch):
+// NCCL_NVLS_CHUNKSIZE, at most 64 KiB from 4 nodes up (NCCL_NVLSTREE_MAX_CHUNKSIZE unset), then
+// cut to 256 / 128 / 64 / 32 KiB when the call is under 32 / 16 / 4 / 1 x concurrent operations x
+// the chunk, the concurrent operations being channels x NVLS heads. With the 128 KiB default only
+// the last two cuts can apply: on 16 channels x 8 heads, 64 KiB below 64 MiB and 32 KiB below
+// 8 MiB (2-3 nodes), 32 KiB below 8 MiB (4 nodes and more).
+constexpr sim::Bytes nvls_tree_chunk(sim::Bytes bytes, int channels, int heads, int nodes) {
+  const std::int64_t concurrent = std::int64_t{channels} * heads;
+  std::int64_t chunk = kNvlsChunk.count;
+  if (nodes >= 4) {
+    chunk = std::min<std::int64_t>(chunk, 65'536);
+  }
+  const auto cut = [&](std::int64_t times, std::int64_t to) {
+    if (bytes.count < times * concurrent * chunk && chunk > to) {
+      chunk = to;
+    }
+  };
+  cut(32, 262'144);
+  cut(16, 131'072);
+  cut(4, 65'536);
+  cut(1, 32'768);
   return sim::bytes(chunk);
 }
 

@@ -233,17 +233,20 @@ TEST(CollectiveRun, MisalignedRailsAtTwoToOneLoseToAlignedAndAlignedIgnoresTheUp
 
 TEST(CollectiveRun, RejectsWhatItCannotRun) {
   Testbed bed(2);
-  // Tree runs AllReduce only; NVLS needs a single NVSwitch node here (CollNet is not modelled);
-  // NVLS Tree and PAT are not executed (docs/validation.md).
+  // Tree and NVLS Tree run AllReduce only; NVLS needs a single NVSwitch node here (CollNet is not
+  // modelled); PAT is not executed (docs/validation.md).
   CollectiveRequest tree = ring(CollectiveOp::kAllGather, sim::mib(1), Protocol::kSimple, 8);
   tree.algorithm = Algorithm::kTree;
   EXPECT_THROW(bed.run(tree), sim::InputError);
   CollectiveRequest nvls = ring(CollectiveOp::kAllReduce, sim::mib(1), Protocol::kSimple, 8);
   nvls.algorithm = Algorithm::kNvls;
   EXPECT_THROW(bed.run(nvls), sim::InputError);
-  CollectiveRequest nvls_tree = nvls;
+  CollectiveRequest nvls_tree = tree;
   nvls_tree.algorithm = Algorithm::kNvlsTree;
   EXPECT_THROW(bed.run(nvls_tree), sim::InputError);
+  CollectiveRequest pat = tree;
+  pat.algorithm = Algorithm::kPat;
+  EXPECT_THROW(bed.run(pat), sim::InputError);
   CollectiveRequest too_many = ring(CollectiveOp::kAllReduce, sim::mib(1), Protocol::kSimple, 8);
   too_many.comm = {3, 8};
   EXPECT_THROW(bed.run(too_many), sim::InputError);
