@@ -13,13 +13,13 @@
 namespace railsim::models {
 namespace {
 
-using testing::kTolerance;
 using testing::all_algorithms;
 using testing::all_protocols;
-using testing::dgx_h100;
-using testing::dgx_a100;
-using testing::cost_of;
 using testing::choice_at;
+using testing::cost_of;
+using testing::dgx_a100;
+using testing::dgx_h100;
+using testing::kTolerance;
 
 TEST(NcclTuning, SelectAlgorithmIsNulloptWhenNothingAllowedIsEnabled) {
   EXPECT_FALSE(select_algorithm(dgx_h100(1), CollectiveOp::kAllGather, 1e6, {Algorithm::kTree},

@@ -11,15 +11,15 @@
 namespace railsim::models {
 namespace {
 
-using testing::kTolerance;
 using testing::all_algorithms;
-using testing::dgx_h100;
-using testing::dgx_a100;
-using testing::hgx_b200;
-using testing::one_h100_per_node;
-using testing::cost_of;
 using testing::choice_at;
+using testing::cost_of;
+using testing::dgx_a100;
+using testing::dgx_h100;
 using testing::expect_graph;
+using testing::hgx_b200;
+using testing::kTolerance;
+using testing::one_h100_per_node;
 
 TEST(NcclTuning, GpuArchOfReadsThePresetModelNames) {
   // node_presets.cpp: dgx-h100 "H100-SXM5-80GB", hgx-h200 "H200-SXM-141GB", dgx-a100
