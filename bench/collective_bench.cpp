@@ -50,8 +50,10 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// NOLINTNEXTLINE(readability-identifier-naming): Google Benchmark's BM_ naming.
-void BM_RingAllReduce(benchmark::State& state) {
+// One AllReduce of `size` (Simple protocol, NCCL's channel count, pipelined execution) over
+// every GPU of state.range(0) dgx-h100 nodes, once per run (registered with one iteration), so
+// the counters are that iteration's.
+void run_all_reduce(benchmark::State& state, models::Algorithm algorithm, sim::Bytes size) {
   const auto nodes = static_cast<int>(state.range(0));
   models::SystemSpec spec;
   spec.node = models::node_preset("dgx-h100");
@@ -61,13 +63,12 @@ void BM_RingAllReduce(benchmark::State& state) {
 
   models::CollectiveRequest request;
   request.op = models::CollectiveOp::kAllReduce;
-  request.size = sim::gib(8);
+  request.size = size;
   request.comm = {nodes, gpus_per_node};
-  request.algorithm = models::Algorithm::kRing;
+  request.algorithm = algorithm;
   request.protocol = models::Protocol::kSimple;
   request.execution = models::Execution::kPipelined;  // channels unset: NCCL's default count
 
-  // One iteration per run (registered below), so the counters are that iteration's.
   const double rss_before = proc_status_mib("VmRSS:");
   double build_s = 0.0;
   double run_s = 0.0;
@@ -102,6 +103,11 @@ void BM_RingAllReduce(benchmark::State& state) {
   state.counters["peak_rss_MiB"] = proc_status_mib("VmHWM:");
 }
 
+// NOLINTNEXTLINE(readability-identifier-naming): Google Benchmark's BM_ naming.
+void BM_RingAllReduce(benchmark::State& state) {
+  run_all_reduce(state, models::Algorithm::kRing, sim::gib(8));
+}
+
 BENCHMARK(BM_RingAllReduce)
     ->ArgName("nodes")
     ->Arg(16)
@@ -111,55 +117,11 @@ BENCHMARK(BM_RingAllReduce)
     ->Iterations(1)
     ->Unit(benchmark::kSecond);
 
-// One 1 GiB NVLS Tree AllReduce (Simple, NCCL's 16 channels and 8 heads, pipelined) over every
-// GPU of 16, 128 and 1024 dgx-h100 nodes: NVLS inside each node, a double binary tree of 8 heads'
-// NICs across them.
+// NVLS inside each node, a double binary tree of 8 heads' NICs across them (NCCL's 16 channels
+// and 8 heads).
 // NOLINTNEXTLINE(readability-identifier-naming): Google Benchmark's BM_ naming.
 void BM_NvlsTreeAllReduce(benchmark::State& state) {
-  const auto nodes = static_cast<int>(state.range(0));
-  models::SystemSpec spec;
-  spec.node = models::node_preset("dgx-h100");
-  spec.nodes = nodes;
-  spec.fabric = fabric_for(nodes);
-  const int gpus_per_node = static_cast<int>(spec.node.gpus.size());
-
-  models::CollectiveRequest request;
-  request.op = models::CollectiveOp::kAllReduce;
-  request.size = sim::gib(1);
-  request.comm = {nodes, gpus_per_node};
-  request.algorithm = models::Algorithm::kNvlsTree;
-  request.protocol = models::Protocol::kSimple;
-  request.execution = models::Execution::kPipelined;
-
-  double build_s = 0.0;
-  double run_s = 0.0;
-  models::CollectiveResult result;
-  std::uint64_t events = 0;
-  for (auto _ : state) {
-    const auto build_start = std::chrono::steady_clock::now();
-    auto simulator = std::make_unique<sim::Simulator>(kSeed);
-    auto network = std::make_unique<sim::FlowNetwork>(*simulator);
-    auto system = std::make_unique<models::System>(spec, *network);
-    build_s = seconds_since(build_start);
-
-    const auto run_start = std::chrono::steady_clock::now();
-    result = models::run_collective(*system, *network, *simulator, request);
-    run_s = seconds_since(run_start);
-
-    state.PauseTiming();
-    events = simulator->events_processed();
-    system.reset();
-    network.reset();
-    simulator.reset();
-    state.ResumeTiming();
-  }
-  state.counters["gpus"] = nodes * gpus_per_node;
-  state.counters["channels"] = result.channels;
-  state.counters["build_s"] = build_s;
-  state.counters["run_s"] = run_s;
-  state.counters["busbw_GBps"] = result.busbw_GBps;
-  state.counters["events"] = static_cast<double>(events);
-  state.counters["peak_rss_MiB"] = proc_status_mib("VmHWM:");
+  run_all_reduce(state, models::Algorithm::kNvlsTree, sim::gib(1));
 }
 
 BENCHMARK(BM_NvlsTreeAllReduce)
