@@ -156,6 +156,11 @@ std::optional<CollectiveOptions> parse_options(const std::vector<std::string>& a
     o.nodes = nodes;
   }
   if (vm.count("gpus-per-node")) {
+    // The workload's 0 means "every GPU", which a user's 0 must not become.
+    if (gpus_per_node < 1) {
+      throw sim::InputError(
+          fmt::format("--gpus-per-node: expected at least 1, got {}", gpus_per_node));
+    }
     o.workload.gpus_per_node = gpus_per_node;
   }
   return o;
