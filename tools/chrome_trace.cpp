@@ -5,17 +5,13 @@
 
 #include "railsim/version.hpp"
 
-#include "sim/input_error.hpp"
+#include "tools/cli_support/output_file.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstddef>
-#include <cstdio>
-#include <cstring>
-#include <fstream>
 #include <numeric>
 #include <optional>
 #include <string>
@@ -168,19 +164,8 @@ void write_chrome_trace(const sim::Trace& trace, std::ostream& out) {
 }
 
 void write_chrome_trace_file(const sim::Trace& trace, const std::string& path) {
-  {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (out) {
-      write_chrome_trace(trace, out);
-      out.flush();
-      if (out) {
-        return;
-      }
-    }
-  }
-  const std::string reason = std::strerror(errno);
-  std::remove(path.c_str());
-  throw sim::InputError(fmt::format("--trace: cannot write {}: {}", path, reason));
+  write_output_file(
+      path, [&trace](std::ostream& out) { write_chrome_trace(trace, out); }, "--trace");
 }
 
 }  // namespace railsim::tools

@@ -17,8 +17,8 @@ namespace railsim::tools {
 // and marked on the timeline by a global instant event where the record stops being complete.
 void write_chrome_trace(const sim::Trace& trace, std::ostream& out);
 
-// The same into the file at `path`; an InputError naming it when it cannot be written, and then
-// no file is left behind.
+// The same into the file at `path`, all or nothing (cli_support/output_file.hpp): an InputError
+// naming it when it cannot be written, and then the file is as it was.
 void write_chrome_trace_file(const sim::Trace& trace, const std::string& path);
 
 }  // namespace railsim::tools

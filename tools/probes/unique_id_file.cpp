@@ -1,14 +1,13 @@
 // File: tools/probes/unique_id_file.cpp
 #include "tools/probes/unique_id_file.hpp"
 
+#include "sim/input_error.hpp"
+#include "tools/cli_support/output_file.hpp"
 #include "tools/probes/hex_digit.hpp"
 #include "tools/probes/probe_run.hpp"
 
 #include <fmt/format.h>
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -63,18 +62,10 @@ UniqueIdBytes decode_unique_id(const std::string& text, int nranks, const std::s
 }
 
 void write_unique_id_file(const std::string& path, const UniqueIdBytes& id, int nranks) {
-  const std::string temporary = path + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::trunc);
-    out << encode_unique_id(id, nranks);
-    out.close();
-    if (!out) {
-      throw ProbeFailure(fmt::format("cannot write {}: {}", temporary, std::strerror(errno)));
-    }
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    throw ProbeFailure(
-        fmt::format("cannot rename {} to {}: {}", temporary, path, std::strerror(errno)));
+  try {
+    write_output_file(path, encode_unique_id(id, nranks), "--id-file");
+  } catch (const sim::InputError& error) {
+    throw ProbeFailure(error.what());
   }
 }
 

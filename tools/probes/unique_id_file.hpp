@@ -24,7 +24,8 @@ std::string encode_unique_id(const UniqueIdBytes& id, int nranks);
 // The id in `text`; a ProbeFailure when it is malformed or made for another number of ranks.
 UniqueIdBytes decode_unique_id(const std::string& text, int nranks, const std::string& path);
 
-// Writes PATH.tmp, then renames it to PATH, so that no reader sees a half-written file.
+// Writes PATH all or nothing (cli_support/output_file.hpp), so that no reader sees a
+// half-written file.
 void write_unique_id_file(const std::string& path, const UniqueIdBytes& id, int nranks);
 
 // Polls `path` every `interval` until it exists, then decodes it; a ProbeFailure after

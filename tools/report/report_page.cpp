@@ -2,14 +2,12 @@
 #include "tools/report/report_page.hpp"
 
 #include "sim/input_error.hpp"
+#include "tools/cli_support/output_file.hpp"
 #include "tools/report/xml_escape.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <set>
 #include <system_error>
 #include <utility>
@@ -37,39 +35,6 @@ std::string render_figure(const Figure& figure, const std::string& stem, int num
                      number, xml_escape(figure.caption), stem);
   out += "</figure>\n";
   return out;
-}
-
-// Writes `text` to `path` all or nothing: a temporary file beside it, then a rename.
-void write_whole_file(const std::filesystem::path& path, const std::string& text) {
-  std::filesystem::path temporary = path;
-  // Built piece by piece: g++ 12 -O3 misreads "." + name + ".tmp" (-Wrestrict).
-  std::string name = ".";
-  name += path.filename().string();
-  name += ".tmp";
-  temporary.replace_filename(name);
-  std::string reason;
-  errno = 0;
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (out) {
-      out.write(text.data(), static_cast<std::streamsize>(text.size()));
-      out.close();
-    }
-    if (!out) {
-      reason = errno != 0 ? std::strerror(errno) : "the write failed";
-    }
-  }
-  if (reason.empty()) {
-    std::error_code error;
-    std::filesystem::rename(temporary, path, error);
-    if (!error) {
-      return;
-    }
-    reason = error.message();
-  }
-  std::error_code ignored;
-  std::filesystem::remove(temporary, ignored);
-  throw sim::InputError(fmt::format("{}: cannot write the report file: {}", path.string(), reason));
 }
 
 }  // namespace
@@ -173,11 +138,11 @@ void write_report(const std::filesystem::path& dir, const Report& report) {
   std::size_t figures = 0;
   for (const Section& section : report.sections()) {
     if (const auto* figure = std::get_if<Figure>(&section)) {
-      write_whole_file(dir / (stems[figures] + ".svg"), figure->svg);
+      write_output_file((dir / (stems[figures] + ".svg")).string(), figure->svg, "--report");
       ++figures;
     }
   }
-  write_whole_file(dir / "index.html", render_html(report));
+  write_output_file((dir / "index.html").string(), render_html(report), "--report");
 }
 
 }  // namespace railsim::tools::report

@@ -1,7 +1,7 @@
 // File: tools/report/report_page.hpp
-// Report and write_report: the page that `railsim sweep --report DIR` (and later `railsim check
-// --report DIR`) writes. A Report collects sections in order (headings, paragraphs, SVG figures
-// with captions, tables); write_report writes DIR/index.html, with every figure inlined, and
+// Report and write_report: the page that `railsim sweep`, `check` and `diagnose --report DIR`
+// write. A Report collects sections in order (headings, paragraphs, SVG figures with captions,
+// tables); write_report writes DIR/index.html, with every figure inlined, and
 // each figure again as a standalone DIR/<name>.svg. Each file is written whole or not at all.
 #pragma once
 
@@ -63,9 +63,8 @@ class Report {
 [[nodiscard]] std::string render_html(const Report& report);
 
 // Creates `dir` (and its parents) if needed, writes each figure as dir/<stem>.svg, then
-// dir/index.html. Each file goes to a temporary file in `dir` first and is renamed into place,
-// so a failure never leaves a partial file. Throws sim::InputError naming the path that could
-// not be created or written.
+// dir/index.html, each all or nothing (cli_support/output_file.hpp), so a failure never leaves
+// a partial file. Throws sim::InputError naming the path that could not be created or written.
 void write_report(const std::filesystem::path& dir, const Report& report);
 
 }  // namespace railsim::tools::report
