@@ -1,8 +1,8 @@
 // File: tests/tools/mutated_inputs.cpp
-// `railsim_mutated_inputs RAILSIM REPO OUT [SHARED]`: every shipped scenario (scenarios/) and every
-// log (tests/data, and SHARED's measurement logs when given), mutated the ways an unlucky user's
-// input comes (truncated, bytes flipped or not UTF-8, nested 300,000 deep, numbers huge, zero,
-// negative or nan, sizes of one byte, rows repeated), fed to each command that reads it. Exit
+// `railsim_mutated_inputs RAILSIM REPO OUT`: every shipped scenario (scenarios/) and every shared
+// measurement log (tests/data), mutated the ways an unlucky user's input comes (truncated, bytes
+// flipped or not UTF-8, nested 300,000 deep, numbers huge, zero, negative or nan, sizes of one
+// byte, rows repeated), fed to each command that reads it. Exit
 // status 0, 1 (check's failed checks) or 2 (bad input) are answers; an internal error (3), a
 // signal or a run past kTimeout is a bug: it is listed with the command and the mutated file,
 // kept in OUT, and the program exits 1. The mutations are fixed (seeded by the file's name), so a
@@ -17,9 +17,9 @@
 #include <functional>
 #include <iterator>
 #include <mutex>
+#include <numeric>
 #include <random>
 #include <regex>
-#include <set>
 #include <signal.h>
 #include <spawn.h>
 #include <sstream>
@@ -93,9 +93,15 @@ std::vector<Mutation> json_mutations(const std::string& text, std::mt19937& rng)
     return std::uniform_int_distribution<std::size_t>(0, n)(rng);
   };
   out.push_back({"truncated", text.substr(0, text.size() / 2)});
+  // A key's first letter in the other case: a misspelt key, wherever the draw lands. (A flip
+  // inside a name or a description would leave the file as valid as it was, and the run as long.)
   std::string flipped = text;
-  flipped[at(text.size() - 1)] ^= 0x20;
-  out.push_back({"case-flipped", flipped});
+  if (const std::size_t key = flipped.find("\":", at(text.size() - 1)); key != std::string::npos) {
+    if (const std::size_t open = flipped.rfind('"', key - 1); open != std::string::npos) {
+      flipped[open + 1] ^= 0x20;
+    }
+  }
+  out.push_back({"key-case-flipped", flipped});
   std::string control = text;
   control[at(text.size() - 1)] = '\x01';
   out.push_back({"control-byte", control});
@@ -199,10 +205,88 @@ std::vector<Mutation> text_mutations(const std::string& text, std::mt19937& rng)
   return out;
 }
 
+using Args = std::vector<std::string>;
+
 struct Run {
-  std::vector<std::string> args;
+  Args args;
   std::string input;  // the mutated file, for the report
 };
+
+// The commands that read a scenario file, each on the mutated `file`: its workload run, its
+// step, its system drawn, swept, compared against and used as the design of a check and a
+// calibration. A sweep file goes to `sweep` alone; every point's document is built and only the
+// first point runs (the shipped rail-design sweep takes minutes whole).
+std::vector<Args> scenario_commands(const std::string& file, const fs::path& repo, bool sweep) {
+  if (sweep) {
+    return {{"sweep", file, "--jobs", "1", "--shard", "1/1000000"}};
+  }
+  const std::string two_nodes = (repo / "scenarios" / "dgx-h100-2n.json").string();
+  const std::string manifest =
+      (repo / "tests" / "scenarios" / "check" / "issue232" / "manifest.json").string();
+  const std::string smoke =
+      (repo / "tests" / "data" /
+       "nccl-tests_allreduce+sendrecv_h100_2node-1gpn_xxrjun-cluster01-smoke.txt")
+          .string();
+  return {{"run", file},
+          {"step", file},
+          {"topo", "--system", file},
+          {"collective", "--system", file, "--op", "all_reduce", "-b", "1M", "-e", "1M"},
+          {"compare", two_nodes, file},
+          {"check", manifest, "--system", file, "--format", "json"},
+          {"calibrate", "--nccl-tests", smoke, "--system", file, "--check"}};
+}
+
+// A cluster (docs/acceptance.md) whose one log, of kind `kind`, is `log`: a folder with the log
+// in nccl/ for nccl-tests, whose nodes come from the log's rank lines; else a manifest of one
+// node, node0.
+std::string cluster_of(const std::string& kind, const std::string& log) {
+  if (kind == "nccl-tests") {
+    const fs::path folder = log + ".cluster";
+    fs::create_directories(folder / "nccl");
+    fs::copy_file(log, folder / "nccl" / "log.txt", fs::copy_options::overwrite_existing);
+    return folder.string();
+  }
+  const std::string manifest = log + ".manifest.json";
+  std::ofstream(manifest) << R"({"nodes": ["node0"], ")" << kind << R"(": {"node0": ")" << log
+                          << "\"}}\n";
+  return manifest;
+}
+
+// The commands that read a tool's log, each on the mutated `file` (an absolute path): parse,
+// as JSON and CSV; check, through a manifest written beside it; calibrate, for the logs it fits
+// to; topo --import-nvidia-smi, for the logs it imports.
+std::vector<Args> log_commands(const std::string& file,
+                               const std::string& stem,
+                               const fs::path& repo) {
+  std::vector<Args> out = {{"parse", file, "--format", "json"}, {"parse", file, "--format", "csv"}};
+  std::string kind;
+  for (const char* prefix : {"nccl-tests", "perftest", "topo", "ibstat", "ibdev2netdev", "lspci"}) {
+    if (stem.starts_with(prefix)) {
+      kind = prefix;
+    }
+  }
+  if (kind == "nccl-tests" || kind == "perftest") {
+    out.push_back({"calibrate", "--" + kind, file, "--system", "dgx-h100", "--check"});
+  }
+  // check reads one perftest per log, and the shared perftest logs hold several.
+  if (!kind.empty() && kind != "perftest") {
+    out.push_back({"check", cluster_of(kind, file), "--system", "dgx-h100", "--format", "json"});
+  }
+  // diagnose reads as check does, then ranks a few hundred faulty designs: on one small log.
+  if (stem.ends_with("-smoke")) {
+    out.push_back({"diagnose", cluster_of(kind, file), "--system", "dgx-h100", "--jobs", "1",
+                   "--format", "json"});
+  }
+  if (kind == "topo") {
+    out.push_back({"topo", "--import-nvidia-smi", file});
+  }
+  if (kind == "ibdev2netdev") {
+    const std::string topo =
+        (repo / "tests" / "data" / "topo_dgx-a100_nvidia-smi-topo-m_12nic.txt").string();
+    out.push_back({"topo", "--import-nvidia-smi", topo, "--ibdev2netdev", file});
+  }
+  return out;
+}
 
 struct Outcome {
   bool bug = false;
@@ -258,40 +342,40 @@ std::string command_line(const std::vector<std::string>& args) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 4) {
-    std::fprintf(stderr, "usage: %s RAILSIM REPO OUT [SHARED_MEASUREMENTS]\n", argv[0]);
+  if (argc != 4) {
+    std::fprintf(stderr, "usage: %s RAILSIM REPO OUT\n", argv[0]);
     return 2;
   }
   const std::string railsim = argv[1];
-  const fs::path repo = argv[2];
-  const fs::path out = argv[3];
+  const fs::path repo = fs::absolute(argv[2]);
+  const fs::path out = fs::absolute(argv[3]);
   fs::remove_all(out);
   fs::create_directories(out);
 
   std::vector<fs::path> scenarios;
-  std::vector<fs::path> logs;
   for (const auto& entry : fs::recursive_directory_iterator(repo / "scenarios")) {
     if (entry.path().extension() == ".json") {
       scenarios.push_back(entry.path());
     }
   }
-  std::vector<fs::path> log_folders = {repo / "tests" / "data"};
-  if (argc > 4 && fs::is_directory(argv[4])) {
-    log_folders.emplace_back(argv[4]);
-  }
-  // tests/data holds copies of most shared logs: each file name is taken once.
-  std::set<std::string> names;
-  for (const fs::path& folder : log_folders) {
-    for (const auto& entry : fs::directory_iterator(folder)) {
-      if (entry.path().extension() == ".txt" && names.insert(entry.path().filename()).second) {
-        logs.push_back(entry.path());
-      }
+  // tests/data holds the shared measurement logs (its README gives each one's source).
+  std::vector<fs::path> logs;
+  for (const auto& entry : fs::directory_iterator(repo / "tests" / "data")) {
+    if (entry.path().extension() == ".txt") {
+      logs.push_back(entry.path());
     }
   }
   std::sort(scenarios.begin(), scenarios.end());
   std::sort(logs.begin(), logs.end());
 
   std::vector<Run> runs;
+  const auto add = [&](const std::vector<Args>& commands, const std::string& file) {
+    for (const Args& command : commands) {
+      Args args = {railsim};
+      args.insert(args.end(), command.begin(), command.end());
+      runs.push_back({std::move(args), file});
+    }
+  };
   const auto mutated_file = [&](const fs::path& source, const std::string& mutation,
                                 const std::string& text) {
     const fs::path path =
@@ -299,40 +383,31 @@ int main(int argc, char** argv) {
     std::ofstream(path, std::ios::binary) << text;
     return path.string();
   };
-  for (const fs::path& source : scenarios) {
-    std::mt19937 rng(
+  const auto seeded = [](const fs::path& source) {
+    return std::mt19937(
         static_cast<std::uint32_t>(std::hash<std::string>{}(source.filename().string())));
-    const bool sweep = source.parent_path().filename() == "sweeps" ||
-                       read_file(source).find("\"parameters\": [") != std::string::npos;
-    for (const Mutation& m : json_mutations(read_file(source), rng)) {
-      const std::string file = mutated_file(source, m.name, m.text);
-      if (sweep) {
-        // Every parameter is read and every point's document built; only the first point runs
-        // (the shipped rail-design sweep takes minutes whole).
-        runs.push_back({{railsim, "sweep", file, "--jobs", "1", "--shard", "1/1000000"}, file});
-        continue;
+  };
+  for (const fs::path& source : scenarios) {
+    std::mt19937 rng = seeded(source);
+    const std::string text = read_file(source);
+    const bool sweep = text.find("\"parameters\": [") != std::string::npos;
+    for (const Mutation& m : json_mutations(text, rng)) {
+      if (m.text == text) {
+        continue;  // a mutation with nothing to change, such as durations in a file of none
       }
-      runs.push_back({{railsim, "run", file}, file});
-      runs.push_back({{railsim, "step", file}, file});
-      runs.push_back({{railsim, "topo", "--system", file}, file});
+      const std::string file = mutated_file(source, m.name, m.text);
+      add(scenario_commands(file, repo, sweep), file);
     }
   }
   for (const fs::path& source : logs) {
-    std::mt19937 rng(
-        static_cast<std::uint32_t>(std::hash<std::string>{}(source.filename().string())));
-    const bool nccl = source.filename().string().starts_with("nccl-tests");
-    for (const Mutation& m : text_mutations(read_file(source), rng)) {
-      const std::string file = mutated_file(source, m.name, m.text);
-      runs.push_back({{railsim, "parse", file, "--format", "json"}, file});
-      runs.push_back({{railsim, "parse", file, "--format", "csv"}, file});
-      if (nccl) {
-        const std::string manifest = file + ".manifest.json";
-        std::ofstream(manifest)
-            << R"({"nodes": ["node0", "node1"], "nccl": [{"label": "mutated", "file": ")"
-            << fs::absolute(file).string() << "\"}]}\n";
-        runs.push_back(
-            {{railsim, "check", manifest, "--system", "dgx-h100", "--format", "json"}, file});
+    std::mt19937 rng = seeded(source);
+    const std::string text = read_file(source);
+    for (const Mutation& m : text_mutations(text, rng)) {
+      if (m.text == text) {
+        continue;
       }
+      const std::string file = mutated_file(source, m.name, m.text);
+      add(log_commands(file, source.stem().string(), repo), file);
     }
   }
 
@@ -341,6 +416,7 @@ int main(int argc, char** argv) {
   std::size_t next = 0;
   std::vector<std::thread> workers;
   std::mutex lock;
+  std::vector<double> seconds(runs.size());  // each run's, written by its worker only
   for (int w = 0; w < kParallel; ++w) {
     workers.emplace_back([&] {
       for (;;) {
@@ -352,7 +428,9 @@ int main(int argc, char** argv) {
           }
           i = next++;
         }
+        const Clock::time_point began = Clock::now();
         const Outcome outcome = execute(runs[i].args);
+        seconds[i] = std::chrono::duration<double>(Clock::now() - began).count();
         if (outcome.bug) {
           const std::lock_guard<std::mutex> guard(lock);
           bugs.push_back(outcome.what + ": " + command_line(runs[i].args));
@@ -363,9 +441,18 @@ int main(int argc, char** argv) {
   for (std::thread& worker : workers) {
     worker.join();
   }
-  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  std::printf("%zu runs of %zu scenarios and %zu logs, mutated, in %.1f s\n", runs.size(),
-              scenarios.size(), logs.size(), seconds);
+  std::printf("%zu runs of %zu scenarios and %zu logs, mutated, in %.1f s; the slowest:\n",
+              runs.size(), scenarios.size(), logs.size(),
+              std::chrono::duration<double>(Clock::now() - start).count());
+  // The slowest runs, so that a test grown past its time limit says where the time went.
+  std::vector<std::size_t> order(runs.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  const std::size_t shown = std::min<std::size_t>(5, order.size());
+  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(shown), order.end(),
+                    [&](std::size_t a, std::size_t b) { return seconds[a] > seconds[b]; });
+  for (std::size_t k = 0; k < shown; ++k) {
+    std::printf("  %.1f s  %s\n", seconds[order[k]], command_line(runs[order[k]].args).c_str());
+  }
   std::sort(bugs.begin(), bugs.end());
   for (const std::string& bug : bugs) {
     std::printf("BUG %s\n", bug.c_str());
