@@ -4,28 +4,32 @@
 #
 #   tools/fuzz.sh MINUTES [FUZZER...]              MINUTES of fuzzing in all, split evenly
 #   tools/fuzz.sh --seconds-each S [FUZZER...]     S seconds each (CI)
-#   options: --parallel N (fuzzers run at once, default 1), --no-build
+#   options: --parallel N (fuzzers run at once, default 1), --no-build,
+#            --preset P (fuzz, the default, or fuzz-ci: unoptimised, built in half the time)
 #
 # The working corpus grows in build-fuzz/corpus/NAME (kept between runs, never committed); a
 # crash, leak, timeout or out-of-memory input is saved as build-fuzz/findings/NAME-*. Prints one
 # line per fuzzer (executions, coverage, corpus, findings) and writes them to
-# build-fuzz/fuzz-summary.txt; exits 1 when any fuzzer found something. Needs clang and
-# libclang-rt-14-dev (Debian: apt-get install clang libclang-rt-14-dev).
+# build-fuzz/fuzz-summary.txt; exits 1 when any fuzzer found something. (build-fuzz-ci/ for the
+# fuzz-ci preset.) Needs clang and libclang-rt-14-dev (Debian: apt-get install clang
+# libclang-rt-14-dev).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-usage() { sed -n '4,6p' "$0" >&2; exit 2; }
+usage() { sed -n '5,8p' "$0" >&2; exit 2; }
 
 seconds_each=""
 minutes=""
 parallel=1
 build=1
+preset=fuzz
 fuzzers=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --seconds-each) seconds_each="${2:?}"; shift 2 ;;
     --parallel) parallel="${2:?}"; shift 2 ;;
     --no-build) build=0; shift ;;
+    --preset) preset="${2:?}"; shift 2 ;;
     -h|--help) usage ;;
     -*) usage ;;
     *)
@@ -47,10 +51,10 @@ if [ -z "$seconds_each" ]; then
   [ "$seconds_each" -ge 1 ] || seconds_each=1
 fi
 
-out=build-fuzz
+out="build-$preset"
 if [ "$build" -eq 1 ]; then
-  cmake --preset fuzz >/dev/null
-  cmake --build --preset fuzz --target fuzzers
+  cmake --preset "$preset" >/dev/null
+  cmake --build --preset "$preset" --target fuzzers
 fi
 mkdir -p "$out/findings" "$out/logs"
 
