@@ -97,8 +97,8 @@ summary="$out/fuzz-summary.txt"
 printf '%-16s %12s %8s %8s %8s %9s  %s\n' fuzzer executions exec/s cov ft corpus findings | tee "$summary"
 for name in "${fuzzers[@]}"; do
   log="$out/logs/$name.log"
-  runs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
-  speed=$(grep -o 'stat::average_exec_per_sec: [0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
+  runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
+  speed=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
   last=$(grep -E '^#[0-9]+' "$log" | grep 'cov:' | tail -1 || true)
   cov=$(sed -n 's/.*cov: \([0-9]*\).*/\1/p' <<<"$last")
   ft=$(sed -n 's/.*ft: \([0-9]*\).*/\1/p' <<<"$last")
