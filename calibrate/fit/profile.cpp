@@ -220,7 +220,7 @@ std::string profile_json(const Profile& p) {
     rows.push_back(std::move(j));
   }
   doc["residuals"] = std::move(rows);
-  return doc.dump(2) + "\n";
+  return doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 Profile read_profile(const std::string& path) {

@@ -32,8 +32,12 @@ struct Place {
   }
 };
 
-// The file parsed as `format`; another tool's output is an error naming both tools.
-ToolOutput load(const std::string& file, ToolFormat format, const Place& place) {
+// The file parsed as `format`; another tool's output is an error naming both tools. Lines with
+// bytes that are not UTF-8 add to `warnings`.
+ToolOutput load(const std::string& file,
+                ToolFormat format,
+                const Place& place,
+                std::vector<std::string>& warnings) {
   if (!fs::is_regular_file(file)) {
     place.fail(file, "no such file");
   }
@@ -46,12 +50,19 @@ ToolOutput load(const std::string& file, ToolFormat format, const Place& place) 
     place.fail(file, fmt::format("this is {} output, expected {} output", to_string(*found),
                                  to_string(format)));
   }
-  return parse_tool_output(input, format);
+  ToolOutput output = parse_tool_output(input, format);
+  for (std::string& warning : non_utf8_warnings(input)) {
+    warnings.push_back(std::move(warning));
+  }
+  return output;
 }
 
 template <class Output>
-Evidence<Output> load_as(const std::string& file, ToolFormat format, const Place& place) {
-  return {file, std::get<Output>(load(file, format, place))};
+Evidence<Output> load_as(const std::string& file,
+                         ToolFormat format,
+                         const Place& place,
+                         std::vector<std::string>& warnings) {
+  return {file, std::get<Output>(load(file, format, place, warnings))};
 }
 
 // {"write_bw", "mlx5_0"}: the test a perftest log holds and the NIC it ran on; every run of one
@@ -116,13 +127,14 @@ class Reader {
                 const Place& place) {
     NodeEvidence& n = node(name);
     if (kind == "topo") {
-      n.topo = load_as<NvidiaSmiTopo>(file, ToolFormat::kNvidiaSmiTopo, place);
+      n.topo = load_as<NvidiaSmiTopo>(file, ToolFormat::kNvidiaSmiTopo, place, evidence_.warnings);
     } else if (kind == "ibstat") {
-      n.ibstat = load_as<IbstatOutput>(file, ToolFormat::kIbstat, place);
+      n.ibstat = load_as<IbstatOutput>(file, ToolFormat::kIbstat, place, evidence_.warnings);
     } else if (kind == "lspci") {
-      n.lspci = load_as<LspciOutput>(file, ToolFormat::kLspci, place);
+      n.lspci = load_as<LspciOutput>(file, ToolFormat::kLspci, place, evidence_.warnings);
     } else {
-      n.ibdev2netdev = load_as<Ibdev2netdevOutput>(file, ToolFormat::kIbdev2netdev, place);
+      n.ibdev2netdev =
+          load_as<Ibdev2netdevOutput>(file, ToolFormat::kIbdev2netdev, place, evidence_.warnings);
     }
   }
 
@@ -136,7 +148,8 @@ class Reader {
     if (a == b) {
       place.fail(file, fmt::format("a perftest pair needs two nodes, got {} twice", a));
     }
-    Evidence<PerftestOutput> log = load_as<PerftestOutput>(file, ToolFormat::kPerftest, place);
+    Evidence<PerftestOutput> log =
+        load_as<PerftestOutput>(file, ToolFormat::kPerftest, place, evidence_.warnings);
     const auto [held, nic] = perftest_test(log, place);
     if (!test.empty() && held != test) {
       place.fail(file, fmt::format("the name says {}, the log holds {}", test, held));
@@ -159,7 +172,7 @@ class Reader {
   NcclEvidence& nccl_log(const std::string& label, const std::string& file, const Place& place) {
     NcclEvidence run;
     run.label = label;
-    run.log = load_as<NcclTestsOutput>(file, ToolFormat::kNcclTests, place);
+    run.log = load_as<NcclTestsOutput>(file, ToolFormat::kNcclTests, place, evidence_.warnings);
     shape_from_log(run);
     for (const std::string& host : run.nodes) {
       node(host);

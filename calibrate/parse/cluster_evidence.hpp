@@ -70,6 +70,8 @@ struct ClusterEvidence {
   std::vector<NodeEvidence> nodes;  // in the manifest's order, or by name for a directory
   std::vector<PairEvidence> pairs;
   std::vector<NcclEvidence> nccl;
+  // What could be read but not as written: "FILE:LINE: bytes that are not UTF-8 read as U+FFFD".
+  std::vector<std::string> warnings;
 
   // The node of that name, or nullptr.
   const NodeEvidence* node(const std::string& name) const;

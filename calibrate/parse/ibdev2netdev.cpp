@@ -108,7 +108,14 @@ Ibdev2netdevOutput parse_ibdev2netdev(const TextInput& input) {
   Ibdev2netdevOutput output;
   for (int number = 1; number <= input.line_count(); ++number) {
     if (input.line(number).find(kArrow) != std::string_view::npos) {
-      output.ports.push_back(read_port(line_of(input, number)));
+      Ibdev2netdevPort port = read_port(line_of(input, number));
+      for (const Ibdev2netdevPort& earlier : output.ports) {
+        if (earlier.device == port.device && earlier.port == port.port) {
+          input.fail(number, fmt::format("{} port {} is listed twice (first at line {})",
+                                         port.device, port.port, earlier.line));
+        }
+      }
+      output.ports.push_back(std::move(port));
     }
   }
   if (output.ports.empty()) {

@@ -108,6 +108,12 @@ IbstatOutput parse_ibstat(const TextInput& input) {
       if (!output.cas.empty()) {
         check_ports(input, output.cas.back());
       }
+      for (const IbstatCa& earlier : output.cas) {
+        if (earlier.name == *name) {
+          line.fail(fmt::format("CA '{}' is listed twice (first at line {})", earlier.name,
+                                earlier.line));
+        }
+      }
       output.cas.push_back(IbstatCa{std::string(*name), {}, 0, {}, {}, {}, {}, {}, number});
       continue;
     }
@@ -124,6 +130,12 @@ IbstatOutput parse_ibstat(const TextInput& input) {
     if (name.starts_with("Port ") && value.empty()) {
       const int port =
           static_cast<int>(integer_field(line, name.substr(5), "a port number", 1, kMaxPorts));
+      for (const IbstatPort& earlier : ca.ports) {
+        if (earlier.number == port) {
+          line.fail(fmt::format("CA '{}' port {} is listed twice (first at line {})", ca.name, port,
+                                earlier.line));
+        }
+      }
       ca.ports.push_back(IbstatPort{port, {}, {}, 0.0, 0, 0, 0, {}, {}, {}, number});
       continue;
     }

@@ -122,6 +122,12 @@ LspciOutput parse_lspci(const TextInput& input) {
       LspciFunction f;
       f.address = opened->first;
       f.line = number;
+      for (const LspciFunction& earlier : output.functions) {
+        if (earlier.address == f.address) {
+          line.fail(fmt::format("PCI function {} is listed twice (first at line {})", f.address,
+                                earlier.line));
+        }
+      }
       read_class(line, opened->second, f);
       output.functions.push_back(std::move(f));
       continue;

@@ -229,6 +229,12 @@ class Reader {
     device.bus_id = std::string(bus.substr(1, bus.size() - 2));
     std::vector<std::string_view> model(f.begin() + static_cast<std::ptrdiff_t>(at), f.end());
     device.model = fmt::format("{}", fmt::join(model, " "));
+    for (const NcclTestsDevice& earlier : run_.devices) {
+      if (earlier.rank == device.rank && earlier.group == device.group) {
+        line.fail(fmt::format("rank {} is listed twice in this run (first at line {})", device.rank,
+                              earlier.line));
+      }
+    }
     run_.devices.push_back(std::move(device));
   }
 
@@ -265,6 +271,13 @@ class Reader {
     row.root = integer_field(line, f[4], "a root rank (-1 for none)", -1);
     row.out_of_place = result(line, f, 5);
     row.in_place = result(line, f, 9);
+    for (const NcclTestsRow& earlier : run_.rows) {
+      if (earlier.size_bytes == row.size_bytes && earlier.type == row.type &&
+          earlier.redop == row.redop && earlier.root == row.root) {
+        line.fail(fmt::format("a second row for {} bytes in this run (the first at line {})",
+                              row.size_bytes, earlier.line));
+      }
+    }
     run_.rows.push_back(std::move(row));
   }
 

@@ -174,12 +174,35 @@ TopoRow read_row(const Line& line, const NvidiaSmiTopo& topo) {
   return row;
 }
 
+// Fails on a line after the matrix that would change it: a second header (another dump in the
+// same file) or a second row of one of its devices. Which of two rows is right cannot be told, so
+// neither is kept silently.
+void check_not_matrix(const Line& line, int header_line, const NvidiaSmiTopo& topo) {
+  const std::vector<std::string_view> f = split_fields(line.text);
+  if (is_header(f)) {
+    line.fail(
+        fmt::format("a second matrix header (the first at line {}): expected one "
+                    "nvidia-smi topo -m dump per file",
+                    header_line));
+  }
+  if (f.size() < 2 || !parse_link(f[1])) {
+    return;
+  }
+  for (const TopoRow& row : topo.rows) {
+    if (row.device == f[0]) {
+      line.fail(fmt::format("a second row for {} after the matrix (its row is at line {})",
+                            row.device, row.line));
+    }
+  }
+}
+
 // "  X    = Self" lines after "Legend:", "  NIC0: mlx5_0" after "NIC Legend:"; each block ends
 // at the first line of another shape.
-void read_legends(const TextInput& input, int number, NvidiaSmiTopo& topo) {
+void read_legends(const TextInput& input, int number, int header_line, NvidiaSmiTopo& topo) {
   enum class Block { kNone, kLegend, kNics } block = Block::kNone;
   for (; number <= input.line_count(); ++number) {
     const Line line = line_of(input, number);
+    check_not_matrix(line, header_line, topo);
     const std::string_view text = trim(line.text);
     if (text == "Legend:" || text == "NIC Legend:") {
       block = text == "Legend:" ? Block::kLegend : Block::kNics;
@@ -207,6 +230,12 @@ void read_legends(const TextInput& input, int number, NvidiaSmiTopo& topo) {
       line.fail(fmt::format("expected the verbs device of {} (such as mlx5_0), got {}", name,
                             quoted(meaning)));
     }
+    for (const auto& [nic, device] : topo.nic_legend) {
+      if (nic == name || device == meaning) {
+        line.fail(fmt::format("{} is already in the NIC legend ({}: {})",
+                              nic == name ? name : meaning, nic, device));
+      }
+    }
     topo.nic_legend.emplace_back(name, meaning);
   }
 }
@@ -229,6 +258,7 @@ NvidiaSmiTopo parse_nvidia_smi_topo(const TextInput& input) {
                "expected the matrix of nvidia-smi topo -m (a header line 'GPU0 ... CPU "
                "Affinity ...'), found none");
   }
+  const int header_line = number;
   read_header(line_of(input, number), topo);
   ++number;
   for (; number <= input.line_count() && topo.rows.size() < topo.devices.size(); ++number) {
@@ -240,7 +270,7 @@ NvidiaSmiTopo parse_nvidia_smi_topo(const TextInput& input) {
                "expected the row of GPU0 under the header, got the end of "
                "the file");
   }
-  read_legends(input, number, topo);
+  read_legends(input, number, header_line, topo);
   return topo;
 }
 

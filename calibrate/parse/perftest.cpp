@@ -215,10 +215,26 @@ void check_columns(const Line& line, const std::vector<std::string>& columns, Pe
   }
 }
 
+// Fails when the test already has a row of `size`: perftest prints each size once.
+template <class Row>
+void check_new_size(const Line& line, const std::vector<Row>& rows, std::int64_t size) {
+  for (const Row& earlier : rows) {
+    if (earlier.size_bytes == size) {
+      line.fail(fmt::format("a second row for {} bytes in this test (the first at line {})", size,
+                            earlier.line));
+    }
+  }
+}
+
 void add_row(PerftestRun& run, const TableRow& row) {
   const Line& line = row.line;
   const auto& f = row.fields;
   const std::int64_t size = integer_field(line, f[0], "a message size in bytes (#bytes)", 1);
+  if (run.kind == PerftestKind::kBandwidth) {
+    check_new_size(line, run.bw_rows, size);
+  } else {
+    check_new_size(line, run.lat_rows, size);
+  }
   const std::int64_t iterations = integer_field(line, f[1], "an iteration count (#iterations)", 1);
   if (run.kind == PerftestKind::kBandwidth) {
     run.bw_rows.push_back(PerftestBandwidthRow{

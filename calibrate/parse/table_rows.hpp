@@ -17,8 +17,9 @@ struct TableRow {
   std::vector<std::string_view> fields;  // exactly as many as the table has columns
 };
 
-// Whether a line's fields make it a row: its first field starts with a digit or a sign and holds
-// no ':' (NCCL debug lines start "host:pid:tid", so they never count as rows).
+// Whether a line's fields make it a row: its first field starts with a digit or a sign, or is
+// "nan" or "inf" as printf writes them (a damaged row, which must fail rather than vanish), and
+// holds no ':' (NCCL debug lines start "host:pid:tid", so they never count as rows).
 bool is_row_candidate(const std::vector<std::string_view>& fields);
 
 struct TableEnd {

@@ -92,19 +92,23 @@ auto parse_at(const JsonValue& value, Parse parse) {
   }
 }
 
-// Follows the parse to know the pointer of the value being read, and rejects a key that an
-// object already holds: nlohmann would silently keep the later value.
-class DuplicateKeyCheck {
+// Follows the parse to know the pointer of the value being read; rejects a key that an object
+// already holds (nlohmann would silently keep the later value) and an array or object nested
+// deeper than kMaxJsonDepth, as soon as it opens.
+class ParseCheck {
  public:
-  explicit DuplicateKeyCheck(const std::string& file) : file_(file) {}
+  explicit ParseCheck(const std::string& file) : file_(file) {}
 
   bool on_event(Json::parse_event_t event, const Json& parsed) {
     switch (event) {
       case Json::parse_event_t::object_start:
-        frames_.emplace_back().is_array = false;
-        break;
       case Json::parse_event_t::array_start:
-        frames_.emplace_back().is_array = true;
+        if (frames_.size() == kMaxJsonDepth) {
+          throw ScenarioError(
+              file_, pointer_of_open(),
+              fmt::format("nested deeper than {} arrays and objects", kMaxJsonDepth));
+        }
+        frames_.emplace_back().is_array = event == Json::parse_event_t::array_start;
         break;
       case Json::parse_event_t::key:
         add_key(parsed.get_ref<const std::string&>());
@@ -136,16 +140,26 @@ class DuplicateKeyCheck {
     }
   }
 
+  // The pointer of the value being read inside the innermost open array or object, given the
+  // first `frames` of them.
+  std::string pointer_within(std::size_t frames) const {
+    std::string pointer;
+    for (std::size_t i = 0; i < frames; ++i) {
+      const Frame& outer = frames_[i];
+      // Appended piece by piece: `"/" + std::string` trips g++ 12's -Wrestrict (bug 105651).
+      pointer += '/';
+      pointer += outer.is_array ? std::to_string(outer.index) : pointer_token(outer.key);
+    }
+    return pointer;
+  }
+
+  // The pointer of the array or object opening now: the value being read in the innermost one.
+  std::string pointer_of_open() const { return pointer_within(frames_.size()); }
+
   void add_key(const std::string& key) {
     Frame& object = frames_.back();
     if (!object.keys.insert(key).second) {
-      std::string pointer;
-      for (std::size_t i = 0; i + 1 < frames_.size(); ++i) {
-        const Frame& outer = frames_[i];
-        // Appended piece by piece: `"/" + std::string` trips g++ 12's -Wrestrict (bug 105651).
-        pointer += '/';
-        pointer += outer.is_array ? std::to_string(outer.index) : pointer_token(outer.key);
-      }
+      std::string pointer = pointer_within(frames_.size() - 1);
       pointer += '/';
       pointer += pointer_token(key);
       throw ScenarioError(file_, pointer, "duplicate key " + quote(key));
@@ -241,7 +255,7 @@ const std::string& JsonDocument::file() const {
 JsonDocument parse_json(std::string_view text, std::string file) {
   auto state = std::make_unique<JsonDocument::State>();
   state->file = std::move(file);
-  DuplicateKeyCheck check(state->file);
+  ParseCheck check(state->file);
   const Json::parser_callback_t callback = [&check](int /*depth*/, Json::parse_event_t event,
                                                     Json& parsed) {
     return check.on_event(event, parsed);

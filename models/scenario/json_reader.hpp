@@ -52,10 +52,18 @@ class JsonDocument {
   std::unique_ptr<State> state_;
 };
 
+// The deepest nesting of arrays and objects a document may have: the root is depth 1, so
+// {"system": {"faults": [{...}]}} is 4, and railsim's own files stay under 10. The ceiling keeps
+// every recursive walk of a document (nlohmann's dump and comparison, the sweep's merge) far
+// from the stack's end, and a 300,000-deep array is refused at its 101st "[" rather than
+// crashing the program that reads it.
+inline constexpr std::size_t kMaxJsonDepth = 100;
+
 // Reads and parses the file at `path`, which then names it in messages. Throws ScenarioError if
-// it cannot be read ("x.json: cannot read: No such file or directory") or is not JSON
+// it cannot be read ("x.json: cannot read: No such file or directory"), is not JSON
 // ("x.json:3:17: syntax error while parsing object key - ..."; lines and columns are 1-based,
-// columns count bytes).
+// columns count bytes) or nests deeper than kMaxJsonDepth ("x.json: /a/0/0/...: nested deeper
+// than 100 arrays and objects").
 JsonDocument load_json_file(const std::string& path);
 
 // Parses `text`; `file` names it in messages and may be empty.

@@ -8,6 +8,7 @@
 #include "models/scenario/scenario_file.hpp"
 #include "models/workload/dp_generator.hpp"
 #include "models/workload/megatron_generator.hpp"
+#include "models/workload/work_limit.hpp"
 #include "sim/index.hpp"
 #include "sim/input_error.hpp"
 
@@ -18,6 +19,7 @@
 #include <numeric>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace railsim::models::scenario {
 namespace {
@@ -94,8 +96,20 @@ std::int64_t precision_bytes(const JsonValue& value) {
   return value.as_enum<std::int64_t>({{"fp32", 4}, {"bf16", 2}, {"fp16", 2}, {"fp8", 1}});
 }
 
+// Refuses, at `where`, a step whose `count` `things` would take more memory than `limit` allows.
+void check_limit(const WorkLimit& limit,
+                 const JsonValue& where,
+                 double count,
+                 std::string_view things,
+                 double bytes) {
+  if (const std::optional<std::string> refusal =
+          beyond_limit(limit, "this step", count, things, bytes)) {
+    throw where.error(*refusal);
+  }
+}
+
 // {"generator": "dp", ...}: models/workload/dp_generator.hpp.
-StepWorkload read_dp(const JsonValue& step, const SystemSpec& system) {
+StepWorkload read_dp(const JsonValue& step, const SystemSpec& system, const WorkLimit& limit) {
   step.expect_keys({"name", "generator", "nodes", "first_node", "gpus_per_node", "gradient_bytes",
                     "parameters", "gradient_precision", "bucket", "forward", "backward", "flops",
                     "achieved_tflops", "optimizer", "overlap", "nccl"});
@@ -125,6 +139,23 @@ StepWorkload read_dp(const JsonValue& step, const SystemSpec& system) {
       throw v->error("expected a bucket of at least 1 byte");
     }
   }
+  // Two phases per bucket (its backward slice and its AllReduce), each over every rank. A refusal
+  // names the bucket when the gradients would fit in DDP's default buckets, the gradients
+  // otherwise.
+  const auto buckets_of = [&shape](sim::Bytes bucket) {
+    return std::ceil(static_cast<double>(shape.gradient_bytes.count) /
+                     static_cast<double>(bucket.count));
+  };
+  const double ranks = static_cast<double>(shape.nodes.size()) * shape.gpus_per_node;
+  const double buckets = buckets_of(shape.bucket);
+  const bool bucket_to_blame =
+      step.contains("bucket") && step_phase_bytes(2.0 * buckets_of(DpShape{}.bucket), ranks) <=
+                                     static_cast<double>(limit.max_memory_bytes);
+  check_limit(limit,
+              bucket_to_blame                   ? step.at("bucket")
+              : step.contains("gradient_bytes") ? step.at("gradient_bytes")
+                                                : step.at("parameters"),
+              buckets, "gradient buckets", step_phase_bytes(2.0 * buckets, ranks));
   const bool timed = step.contains("forward") || step.contains("backward");
   const bool counted = step.contains("flops") || step.contains("achieved_tflops");
   if (timed == counted) {
@@ -157,7 +188,7 @@ StepWorkload read_dp(const JsonValue& step, const SystemSpec& system) {
 }
 
 // {"generator": "3d", ...}: models/workload/megatron_generator.hpp.
-StepWorkload read_3d(const JsonValue& step, const SystemSpec& system) {
+StepWorkload read_3d(const JsonValue& step, const SystemSpec& system, const WorkLimit& limit) {
   step.expect_keys({"name", "generator", "nodes", "first_node", "gpus_per_node", "tp", "pp",
                     "layers", "hidden", "sequence", "micro_batch", "microbatches", "precision",
                     "gradient_precision", "parameters", "achieved_tflops", "optimizer", "nccl"});
@@ -194,6 +225,14 @@ StepWorkload read_3d(const JsonValue& step, const SystemSpec& system) {
   if (const auto v = step.find("nccl")) {
     read_nccl(*v, shape.nccl);
   }
+  // Six phases per stage and micro-batch (forward, backward, their tensor-parallel AllReduces
+  // and sends) and two per stage, each on the stage's ranks.
+  const double phases =
+      static_cast<double>(shape.pp) * (6.0 * static_cast<double>(shape.microbatches) + 2.0);
+  const double stage_ranks =
+      static_cast<double>(shape.nodes.size()) * shape.gpus_per_node / shape.pp;
+  check_limit(limit, step.contains("microbatches") ? step.at("microbatches") : step, phases,
+              "phases", step_phase_bytes(phases, stage_ranks));
   StepWorkload out;
   try {
     out = make_megatron_step(shape);
@@ -366,19 +405,21 @@ StepWorkload read_phases(const JsonValue& step, const SystemSpec& system) {
 
 }  // namespace
 
-StepWorkload read_step(const JsonValue& step, const SystemSpec& system) {
+StepWorkload read_step(const JsonValue& step, const SystemSpec& system, const WorkLimit& limit) {
   if (const auto generator = step.find("generator")) {
-    return generator->as_choice({"dp", "3d"}) == "dp" ? read_dp(step, system)
-                                                      : read_3d(step, system);
+    return generator->as_choice({"dp", "3d"}) == "dp" ? read_dp(step, system, limit)
+                                                      : read_3d(step, system, limit);
   }
   return read_phases(step, system);
 }
 
-std::vector<StepWorkload> read_jobs(const JsonValue& jobs, const SystemSpec& system) {
+std::vector<StepWorkload> read_jobs(const JsonValue& jobs,
+                                    const SystemSpec& system,
+                                    const WorkLimit& limit) {
   std::vector<StepWorkload> out;
   out.reserve(jobs.size());
   for (const JsonValue& job : jobs.elements()) {
-    out.push_back(read_step(job, system));
+    out.push_back(read_step(job, system, limit));
     for (std::size_t k = 0; k + 1 < out.size(); ++k) {
       for (const int node : out.back().nodes) {
         if (std::find(out[k].nodes.begin(), out[k].nodes.end(), node) != out[k].nodes.end()) {

@@ -8,17 +8,25 @@
 #include "models/scenario/system_file.hpp"
 #include "models/workload/step_run.hpp"
 #include "models/workload/step_workload.hpp"
+#include "models/workload/work_limit.hpp"
 
 #include <vector>
 
 namespace railsim::models::scenario {
 
-// Reads a `/step` object for a system; the result has passed validate().
-StepWorkload read_step(const JsonValue& step, const SystemSpec& system);
+// Reads a `/step` object for a system; the result has passed validate(). A generator whose
+// phases would take more memory than `limit` allows (models/workload/work_limit.hpp) is refused
+// before it makes any, at the value that sets their number ("/step/bucket: this step would
+// create 1.4e+10 gradient buckets (about 1.1e+04 TB; ...)").
+StepWorkload read_step(const JsonValue& step,
+                       const SystemSpec& system,
+                       const WorkLimit& limit = {});
 
 // Reads `/jobs`: several steps, each placed on nodes of its own (`first_node`, `nodes`), that run
-// at once on the system (models/workload/step_run.hpp run_steps).
-std::vector<StepWorkload> read_jobs(const JsonValue& jobs, const SystemSpec& system);
+// at once on the system (models/workload/step_run.hpp run_steps); each checked against `limit`.
+std::vector<StepWorkload> read_jobs(const JsonValue& jobs,
+                                    const SystemSpec& system,
+                                    const WorkLimit& limit = {});
 
 // What a fault file (or the faults of a sweep point) injects.
 // {"pcie": "n3.mlx5_9", "parent": "hb4"}: a GPU or NIC in another slot (models::move_pcie_device).

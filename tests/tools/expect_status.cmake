@@ -2,9 +2,18 @@
 # (a command whose non-zero status is a result, as railsim check's 1), stdout must match it.
 # Otherwise the run is one of bad input: it writes "railsim: error: " to stderr, leaves stdout
 # empty, and (when given) stderr matches EXPECTED_ERROR (ctest itself can only tell zero from
-# non-zero).
+# non-zero). Given MAX_SECONDS, the run must also end within that many seconds.
+string(TIMESTAMP started "%s%f")
 execute_process(COMMAND ${PROGRAM} ${ARGS} RESULT_VARIABLE status ERROR_VARIABLE err
                 OUTPUT_VARIABLE out)
+string(TIMESTAMP ended "%s%f")
+if(DEFINED MAX_SECONDS)
+  math(EXPR elapsed_ms "(${ended} - ${started}) / 1000")
+  math(EXPR limit_ms "${MAX_SECONDS} * 1000")
+  if(elapsed_ms GREATER limit_ms)
+    message(FATAL_ERROR "took ${elapsed_ms} ms, more than ${MAX_SECONDS} s")
+  endif()
+endif()
 if(NOT status EQUAL EXPECTED_STATUS)
   message(FATAL_ERROR "expected exit status ${EXPECTED_STATUS}, got ${status}; stderr: ${err}")
 endif()

@@ -231,6 +231,9 @@ Inputs read_inputs(const CalibrateOptions& o) {
         calibrate::fit::add_nccl_tests(calibrate::parse::parse_nccl_tests(input), file, read.set);
       }
       read.inputs.push_back({file, format, calibrate::fit::content_hash(input.text())});
+      for (std::string& warning : calibrate::parse::non_utf8_warnings(input)) {
+        read.set.notes.push_back(std::move(warning));
+      }
     }
   }
   const std::int64_t min_size = size_option(o.min_size_text, "--min-size", 0);

@@ -468,9 +468,16 @@ int run(const ParseOptions& o, std::ostream& out) {
   const parse::TextInput input = parse::TextInput::from_file(o.path);
   const parse::ToolOutput output = parse::parse_tool_output(input, o.tool);
   if (o.format == OutputFormat::kJson) {
-    out << std::visit([](const auto& tool) { return to_json(tool); }, output).dump(2) << "\n";
+    // The parsers keep UTF-8 only (TextInput); replacing is the backstop for any other way in.
+    out << std::visit([](const auto& tool) { return to_json(tool); }, output)
+               .dump(2, ' ', false, Json::error_handler_t::replace)
+        << "\n";
   } else {
     print_csv(out, std::visit([](const auto& tool) { return to_csv(tool); }, output));
+  }
+  for (const std::string& warning : parse::non_utf8_warnings(input)) {
+    std::fflush(stdout);
+    fmt::print(stderr, "railsim: warning: {}\n", warning);
   }
   warn_if_truncated(o.path, output);
   return 0;

@@ -73,7 +73,7 @@ std::string json_report(const CheckReport& report) {
                         {"next", f.next}});
   }
   doc["findings"] = std::move(findings);
-  return doc.dump(2) + "\n";
+  return doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 // nullopt after --help.
@@ -100,6 +100,9 @@ int run(const ClusterOptions& o, std::ostream& out) {
   const calibrate::fit::CalibratedModel model = o.model();
   const calibrate::parse::ClusterEvidence evidence =
       calibrate::parse::read_cluster_evidence(o.cluster);
+  for (const std::string& warning : evidence.warnings) {
+    fmt::print(stderr, "railsim: warning: {}\n", warning);
+  }
   const CheckReport report = calibrate::check::check_cluster(evidence, model, o.system);
   const std::string text =
       format == OutputFormat::kJson ? json_report(report) : text_report(report);

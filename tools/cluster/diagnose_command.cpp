@@ -123,7 +123,7 @@ std::string json_report(const DiagnosisView& view, int top) {
                     {"explained", first.predicted[i]}});
   }
   doc["rows"] = std::move(rows);
-  return doc.dump(2) + "\n";
+  return doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 struct DiagnoseOptions {
@@ -169,6 +169,9 @@ int run(const DiagnoseOptions& d, std::ostream& out) {
   calibrate::fit::CalibratedModel model = o.model();
   const calibrate::parse::ClusterEvidence evidence =
       calibrate::parse::read_cluster_evidence(o.cluster);
+  for (const std::string& warning : evidence.warnings) {
+    fmt::print(stderr, "railsim: warning: {}\n", warning);
+  }
   model.system.nodes = static_cast<int>(evidence.nodes.size());
   std::vector<std::string> hosts;
   hosts.reserve(evidence.nodes.size());

@@ -10,7 +10,8 @@ namespace railsim::tools::report {
 
 // Replaces & < > " ' by their entities, so the result is safe both as element text and inside a
 // quoted attribute. Control characters that XML 1.0 forbids (below U+0020 except tab, newline
-// and carriage return) become U+FFFD, so the document stays well-formed whatever the input.
+// and carriage return) become U+FFFD, and so does each byte that is not UTF-8 (a log's Latin-1
+// host name), so the document stays well-formed whatever the input.
 [[nodiscard]] std::string xml_escape(std::string_view text);
 
 }  // namespace railsim::tools::report

@@ -8,6 +8,7 @@
 #include "tools/cli_support/command_line.hpp"
 #include "tools/cli_support/output_format.hpp"
 #include "tools/command.hpp"
+#include "tools/max_memory_option.hpp"
 #include "tools/parallel_runs.hpp"
 #include "tools/profile_option.hpp"
 #include "tools/step/step_evaluation.hpp"
@@ -32,7 +33,8 @@ constexpr std::array<Choice<OutputFormat>, 2> kFormats = {
 StepScenario load_step_scenario(const std::string& path,
                                 const std::string& system_argument,
                                 const std::string& faults_path,
-                                const std::string& profile_path) {
+                                const std::string& profile_path,
+                                const models::WorkLimit& limit) {
   const sc::JsonDocument document = sc::load_json_file(path);
   const sc::JsonValue root = document.root();
   StepScenario scenario;
@@ -57,12 +59,12 @@ StepScenario load_step_scenario(const std::string& path,
         R"({}: expected one of "step" (a training step) or "jobs" (several at once))", path));
   }
   if (const auto jobs = root.find("jobs")) {
-    std::vector<models::StepWorkload> all = sc::read_jobs(*jobs, scenario.system.system);
+    std::vector<models::StepWorkload> all = sc::read_jobs(*jobs, scenario.system.system, limit);
     scenario.workload = std::move(all.front());
     scenario.co_jobs.assign(std::make_move_iterator(all.begin() + 1),
                             std::make_move_iterator(all.end()));
   } else {
-    scenario.workload = sc::read_step(root.at("step"), scenario.system.system);
+    scenario.workload = sc::read_step(root.at("step"), scenario.system.system, limit);
   }
   if (!faults_path.empty()) {
     scenario.faults = sc::load_step_faults(faults_path, scenario.system.system);
@@ -107,6 +109,7 @@ struct StepCommandOptions {
   std::string profile_path;
   std::optional<double> link_scale;  // --rank-links
   int jobs = 0;                      // 0: all cores
+  models::WorkLimit limit;           // --max-memory
 };
 
 // nullopt after --help.
@@ -115,9 +118,10 @@ std::optional<StepCommandOptions> parse_options(const std::vector<std::string>& 
   StepCommandOptions o;
   std::string format = "table";
   double link_scale = 0.0;
+  std::string max_memory;
   po::options_description options(
       "railsim step WORKLOAD.json [--system PRESET|FILE] [--faults FAULTS.json] "
-      "[--format table|json] [--rank-links SCALE]");
+      "[--format table|json] [--rank-links SCALE] [--max-memory SIZE]");
   options.add_options()("workload", po::value(&o.path)->required(),
                         "a file with a /step (docs/workloads.md)")(
       "system", po::value(&o.system_argument),
@@ -128,7 +132,8 @@ std::optional<StepCommandOptions> parse_options(const std::vector<std::string>& 
       "profile", po::value(&o.profile_path), "a calibration profile (railsim calibrate -o)")(
       "rank-links", po::value(&link_scale),
       "rank the fabric's links by the step time each would cost at this rate scale, in (0, 1)")(
-      "jobs", po::value(&o.jobs), "threads for --rank-links (default: all cores)");
+      "jobs", po::value(&o.jobs), "threads for --rank-links (default: all cores)")(
+      "max-memory", po::value(&max_memory), max_memory_help().c_str());
   po::positional_options_description positional;
   positional.add("workload", 1);
   po::variables_map vm;
@@ -138,6 +143,9 @@ std::optional<StepCommandOptions> parse_options(const std::vector<std::string>& 
     return std::nullopt;
   }
   o.format = parse_format(format, kFormats);
+  if (vm.count("max-memory") != 0) {
+    o.limit = parse_max_memory(max_memory);
+  }
   if (vm.count("rank-links") != 0) {
     if (!(link_scale > 0.0 && link_scale < 1.0)) {
       throw sim::InputError(fmt::format("--rank-links: expected a rate scale in (0, 1), got {}",
@@ -191,7 +199,7 @@ StepReport make_report(const StepCommandOptions& o, const StepScenario& scenario
 
 int run(const StepCommandOptions& o, std::ostream& out) {
   const StepScenario scenario =
-      load_step_scenario(o.path, o.system_argument, o.faults_path, o.profile_path);
+      load_step_scenario(o.path, o.system_argument, o.faults_path, o.profile_path, o.limit);
   const StepReport report = make_report(o, scenario);
   if (o.format == OutputFormat::kJson) {
     print_step_json(out, scenario.workload, report);

@@ -6,6 +6,7 @@
 #include "sim/input_error.hpp"
 #include "tools/cli_support/command_line.hpp"
 #include "tools/command.hpp"
+#include "tools/max_memory_option.hpp"
 #include "tools/report/report_page.hpp"
 #include "tools/sweep/sweep_evaluate.hpp"
 #include "tools/sweep/sweep_file.hpp"
@@ -62,13 +63,16 @@ struct SweepOptions {
   std::string shard_text;
   std::string report_dir;
   std::vector<std::string> merge;  // the shards' folders to join instead of running
+  models::WorkLimit limit;         // --max-memory, for each point
 };
 
 // nullopt after --help. Checks everything it can before a point runs.
 std::optional<SweepOptions> parse_options(const std::vector<std::string>& args, std::ostream& out) {
   SweepOptions o;
+  std::string max_memory;
   po::options_description options(
-      "railsim sweep SWEEP.json [--jobs N] [--out DIR] [--shard K/N] [--report DIR]\n"
+      "railsim sweep SWEEP.json [--jobs N] [--out DIR] [--shard K/N] [--report DIR] "
+      "[--max-memory SIZE]\n"
       "railsim sweep --merge DIR... [--out DIR] [--report DIR]");
   options.add_options()("sweep", po::value(&o.path), "a sweep file (docs/sweeps.md)")(
       "jobs,j", po::value(&o.jobs)->default_value(0), "points run at once; 0: one per core")(
@@ -82,7 +86,9 @@ std::optional<SweepOptions> parse_options(const std::vector<std::string>& args, 
       "join the outputs of a sweep's shards, written by --out, into one")(
       "report", po::value(&o.report_dir),
       "write an HTML page of plots and tables of the results, DIR/index.html, and each plot "
-      "as DIR/<name>.svg (not with --shard)");
+      "as DIR/<name>.svg (not with --shard)")(
+      "max-memory", po::value(&max_memory),
+      (max_memory_help() + "; for each point, and --jobs run at once").c_str());
   po::positional_options_description positional;
   positional.add("sweep", 1);
   po::variables_map vm;
@@ -90,6 +96,9 @@ std::optional<SweepOptions> parse_options(const std::vector<std::string>& args, 
                           "Runs every point of a sweep file, in parallel, into one table.", out,
                           vm)) {
     return std::nullopt;
+  }
+  if (vm.count("max-memory") != 0) {
+    o.limit = parse_max_memory(max_memory);
   }
   if (!o.report_dir.empty()) {
     if (!o.shard_text.empty()) {
@@ -124,7 +133,12 @@ sweep::SweepResults run_sweep_file(const SweepOptions& o) {
   }
   // A progress line helps a person at a terminal and only garbles a batch job's log.
   run.progress = isatty(STDERR_FILENO) != 0 ? &std::cerr : nullptr;
-  return sweep::run_points(file, sweep::evaluate_point, run);
+  return sweep::run_points(
+      file,
+      [&o](const models::scenario::JsonValue& point) {
+        return sweep::evaluate_point_within(point, o.limit);
+      },
+      run);
 }
 
 int run(const SweepOptions& o, std::ostream& out) {

@@ -38,8 +38,13 @@ LinkUtilisation fabric_utilisation(const StepRun& run) {
 }  // namespace
 
 PointOutput evaluate_point(const models::scenario::JsonValue& point) {
+  return evaluate_point_within(point, models::WorkLimit{});
+}
+
+PointOutput evaluate_point_within(const models::scenario::JsonValue& point,
+                                  const models::WorkLimit& limit) {
   if (point.is_object() && point.contains("step")) {
-    return evaluate_step(point);
+    return evaluate_step(point, limit);
   }
   return {evaluate_collective(models::scenario::read_scenario(point)), {}};
 }
@@ -64,12 +69,13 @@ std::vector<PointRow> evaluate_collective(const models::scenario::ScenarioFile& 
   return rows;
 }
 
-PointOutput evaluate_step(const models::scenario::JsonValue& point) {
+PointOutput evaluate_step(const models::scenario::JsonValue& point,
+                          const models::WorkLimit& limit) {
   const models::scenario::ScenarioFile scenario = models::scenario::read_scenario(point);
   StepScenario step;
   step.system = scenario.system;
   step.background = scenario.background;
-  step.workload = models::scenario::read_step(point.at("step"), scenario.system.system);
+  step.workload = models::scenario::read_step(point.at("step"), scenario.system.system, limit);
   const StepRun run = run_step_scenario(step);
   const bool faulty = !step.system.faults.empty();
   const double time_ms = sim::to_seconds(run.result.step_time) * 1e3;

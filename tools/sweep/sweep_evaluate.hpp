@@ -7,6 +7,7 @@
 
 #include "models/scenario/json_reader.hpp"
 #include "models/scenario/scenario_file.hpp"
+#include "models/workload/work_limit.hpp"
 #include "tools/sweep/sweep_results.hpp"
 
 #include <functional>
@@ -31,6 +32,10 @@ using Evaluator = std::function<PointOutput(const models::scenario::JsonValue& p
 // whose collective "workload" is run (evaluate_collective).
 PointOutput evaluate_point(const models::scenario::JsonValue& point);
 
+// The same with each point's step held to `limit` (--max-memory).
+PointOutput evaluate_point_within(const models::scenario::JsonValue& point,
+                                  const models::WorkLimit& limit);
+
 // The workload's collective at each of its sizes, one row per size: size_bytes, time_us,
 // algbw_GBps, busbw_GBps (as `railsim collective --format json` names them), then the algo and
 // proto NCCL's tuner chose. An InputError when the scenario has no workload.
@@ -40,6 +45,8 @@ std::vector<PointRow> evaluate_collective(const models::scenario::ScenarioFile& 
 // healthy_step_time_ms (without /system/faults), slowdown; with a collective workload as well,
 // one row per size of it, each with the step's four. The link utilisation covers the fabric's
 // links (NIC ports, switch-to-switch cables) with bytes > 0, in link order, over the faulty run.
-PointOutput evaluate_step(const models::scenario::JsonValue& point);
+// A step estimated to need more memory than `limit` is refused before it is built.
+PointOutput evaluate_step(const models::scenario::JsonValue& point,
+                          const models::WorkLimit& limit = {});
 
 }  // namespace railsim::tools::sweep

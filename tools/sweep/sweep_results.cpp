@@ -4,6 +4,7 @@
 // the same bytes.
 #include "tools/sweep/sweep_results.hpp"
 
+#include "models/scenario/json_reader.hpp"
 #include "sim/input_error.hpp"
 #include "tools/cli_support/output_file.hpp"
 
@@ -221,12 +222,10 @@ std::string results_json(const SweepResults& results) {
 }
 
 SweepResults parse_results_json(std::string_view text, const std::string& file) {
-  Json doc;
-  try {
-    doc = Json::parse(text);
-  } catch (const Json::parse_error& error) {
-    throw sim::InputError(fmt::format("{}: not JSON: {}", file, error.what()));
-  }
+  // Read first by the scenario reader, which names the place of a syntax error and refuses a
+  // key given twice or nesting deeper than kMaxJsonDepth before anything walks the document.
+  static_cast<void>(models::scenario::parse_json(text, file));
+  const Json doc = Json::parse(text);
   if (!doc.is_object()) {
     throw sim::InputError(file + ": not the results.json of a railsim sweep");
   }

@@ -105,6 +105,8 @@ TEST(Lspci, DamagedDumpsFailAtTheirLine) {
   EXPECT_EQ(error_of("1b:00.0 Infiniband controller\n"),
             "lspci.txt:1: expected 'Class: description' after the address, got 'Infiniband "
             "controller'");
+  EXPECT_EQ(error_of(head + head),
+            "lspci.txt:2: PCI function 0000:1b:00.0 is listed twice (first at line 1)");
   EXPECT_EQ(error_of("$ lspci -vv\n"),
             "lspci.txt: expected lspci output (a line such as '1b:00.0 Infiniband controller: "
             "...'), found none");

@@ -114,6 +114,36 @@ TEST(JsonReader, DuplicateKeysAreRejectedAtTheirPointer) {
   EXPECT_NO_THROW(parse_json(R"({"a": {"x": 1}, "b": {"x": 2}, "x": [{"x": 3}, {"x": 4}]})"));
 }
 
+TEST(JsonReader, NestingDeeperThanTheCeilingIsRefusedWhereItStarts) {
+  // 300,000 arrays deep crashed the readers' recursive walks; the parse stops at the 101st.
+  const std::string deep_array =
+      R"({"nodes": )" + std::string(300'000, '[') + std::string(300'000, ']') + "}";
+  const std::string pointer = "/nodes" + [] {
+    std::string zeros;
+    for (std::size_t depth = 2; depth <= kMaxJsonDepth; ++depth) {
+      zeros += "/0";
+    }
+    return zeros;
+  }();
+  EXPECT_EQ(error_of([&] { parse_json(deep_array, "d.json"); }),
+            "d.json: " + pointer + ": nested deeper than 100 arrays and objects");
+  std::string deep_object;
+  for (int depth = 0; depth < 300'000; ++depth) {
+    deep_object += R"({"a": )";
+  }
+  deep_object += "1" + std::string(300'000, '}');
+  EXPECT_NE(error_of([&] {
+              parse_json(deep_object, "d.json");
+            }).find(": nested deeper than 100 arrays and objects"),
+            std::string::npos);
+}
+
+TEST(JsonReader, NestingUpToTheCeilingIsRead) {
+  const std::string deepest =
+      std::string(kMaxJsonDepth, '[') + "1" + std::string(kMaxJsonDepth, ']');
+  EXPECT_EQ(error_of([&] { parse_json(deepest, "d.json"); }), "");
+}
+
 TEST(JsonReader, WrongTypesSayWhatWasExpectedAndFound) {
   const JsonDocument doc = parse_json(
       R"({"s": "16", "i": 3, "f": 2.5, "t": true, "n": null, "a": [1], "o": {}})", "x.json");

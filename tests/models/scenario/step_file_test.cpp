@@ -91,6 +91,42 @@ TEST(StepFile, DpFromParametersAndFlops) {
   EXPECT_EQ(bytes, 2'000'000'000);
 }
 
+// Issue 26: one-byte buckets (1.4e10 of them) or 1e15 parameters in 25 MiB buckets (7.6e7) were
+// built before anything was checked, until memory ran out. Now the estimate is refused at the
+// value that sets the count: the bucket when the gradients would fit in 25 MiB buckets, the
+// gradients otherwise.
+TEST(StepFile, AStepBeyondTheMemoryLimitIsRefusedBeforeItIsBuilt) {
+  const std::string one_byte_buckets = error_of(
+      R"({"generator": "dp", "gradient_bytes": "14G", "bucket": "1", "forward": "1ms",
+          "backward": "2ms"})");
+  EXPECT_NE(one_byte_buckets.find("w.json: /bucket: this step would create 1.5e+10 "
+                                  "gradient buckets (about "),
+            std::string::npos)
+      << one_byte_buckets;
+  EXPECT_NE(one_byte_buckets.find("; the limit, --max-memory, is 8 GiB)"), std::string::npos);
+  const std::string huge_model =
+      error_of(R"({"generator": "dp", "parameters": 1e15, "forward": "1ms", "backward": "2ms"})");
+  EXPECT_NE(huge_model.find("w.json: /parameters: this step would create 7.6e+07 gradient buckets"),
+            std::string::npos)
+      << huge_model;
+  EXPECT_NE(error_of(R"({"generator": "3d", "layers": 4, "hidden": 8, "sequence": 8,
+                         "microbatches": 1000000000, "achieved_tflops": 1})")
+                .find("w.json: /microbatches: this step would create 6e+09 phases"),
+            std::string::npos);
+}
+
+TEST(StepFile, TheMemoryLimitIsTheCallers) {
+  const JsonDocument document = parse_json(
+      R"({"generator": "dp", "gradient_bytes": "1G", "bucket": "1M", "forward": "1ms",
+          "backward": "2ms"})",
+      "w.json");
+  // 1024 buckets over 16 ranks: 2048 phases of 1.5 KB + 16 x 240 B, about 11 MB.
+  EXPECT_THROW(read_step(document.root(), h100(2), WorkLimit{std::int64_t{8} << 20}),
+               ScenarioError);
+  EXPECT_EQ(read_step(document.root(), h100(2), WorkLimit{std::int64_t{16} << 20}).phases.size(),
+            2U * 1024 + 1);
+}
+
 TEST(StepFile, PhasesWrittenOutWithTheirCommunicators) {
   const StepWorkload step = step_of(R"({"nodes": 2, "gpus_per_node": 8,
       "communicators": [{"name": "tp", "groups": "per_node"}, {"name": "dp", "groups": "per_gpu"}],

@@ -1,5 +1,6 @@
 // File: tests/tools/report/xml_escape_test.cpp
-// The one escaping function: the five XML specials, and control characters XML 1.0 forbids.
+// The one escaping function: the five XML specials, control characters XML 1.0 forbids and bytes
+// that are not UTF-8.
 #include "tools/report/xml_escape.hpp"
 
 #include <gtest/gtest.h>
@@ -22,6 +23,11 @@ TEST(XmlEscape, ReplacesForbiddenControlCharacters) {
                                    6)),
             "a\xEF\xBF\xBD"
             "b\tc\n");
+}
+
+TEST(XmlEscape, ReplacesBytesThatAreNotUtf8) {
+  // A host name saved in Latin-1 ("h\xF6st", \xF6 being o-umlaut there) keeps its ASCII.
+  EXPECT_EQ(xml_escape("h\xF6st<1>"), "h\xEF\xBF\xBDst&lt;1&gt;");
 }
 
 }  // namespace

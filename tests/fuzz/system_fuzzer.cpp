@@ -1,0 +1,14 @@
+// File: tests/fuzz/system_fuzzer.cpp
+// `/system` of a scenario, or a bare system file (--system FILE): node, fabric, faults.
+#include "tests/fuzz/fuzz_support.hpp"
+
+#include "models/scenario/json_reader.hpp"
+#include "models/scenario/system_file.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  namespace sc = railsim::models::scenario;
+  return railsim::fuzz::expect_clean([&] {
+    const sc::JsonDocument document = sc::parse_json(railsim::fuzz::as_text(data, size), "f.json");
+    static_cast<void>(sc::read_system(document.root()));
+  });
+}
