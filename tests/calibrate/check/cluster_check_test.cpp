@@ -5,6 +5,7 @@
 #include "calibrate/check/cluster_check.hpp"
 
 #include "tests/calibrate/synthetic_cluster.hpp"
+#include "tests/sanitizers.hpp"
 
 #include "calibrate/fit/measurements.hpp"
 #include "calibrate/parse/cluster_evidence.hpp"
@@ -29,6 +30,7 @@ using fit::Measurement;
 
 namespace {
 
+using railsim::test::seeds_to_run;
 using test::SyntheticNode;
 
 const std::string kScenarios = std::string(RAILSIM_TEST_DATA_DIR) + "/../scenarios/check";
@@ -197,7 +199,7 @@ struct RdmaCluster {
 // with 0.5% noise. No seed may flag anything.
 TEST(ClusterCheck, HealthyRdmaPairsPassOverTwentySeeds) {
   const RdmaCluster cluster(8, {});
-  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+  for (std::uint64_t seed = 1; seed <= seeds_to_run(20); ++seed) {
     const CheckReport report = check(cluster.write(seed), "dgx-h100");
     const std::vector<Finding> failed = failures(report);
     EXPECT_TRUE(failed.empty()) << "seed " << seed << ": " << failed.front().element << " "
@@ -212,7 +214,7 @@ TEST(ClusterCheck, HealthyRdmaPairsPassOverTwentySeeds) {
 // the pairs' other ends (fine in their other pair) not at all.
 TEST(ClusterCheck, CableAtHalfRateIsNamedOnceAtTheRdmaLayer) {
   const RdmaCluster cluster(8, test::cable_at("n3.mlx5_5", 0.5));
-  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+  for (std::uint64_t seed = 1; seed <= seeds_to_run(5); ++seed) {
     const std::vector<Finding> failed = failures(check(cluster.write(seed), "dgx-h100"));
     ASSERT_EQ(failed.size(), 1U) << seed;
     EXPECT_EQ(failed[0].layer, CheckLayer::kRdma);
@@ -283,7 +285,7 @@ std::string nccl_pairs(int gdr_off,
 // their median, and the population takes their median as one job.
 TEST(ClusterCheck, HealthyNcclPairsPassOverTwentySeeds) {
   for (const std::vector<double>& repeats : {std::vector<double>{}, {1.0, 1.0, 1.0}}) {
-    for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    for (std::uint64_t seed = 1; seed <= seeds_to_run(20); ++seed) {
       const CheckReport report = check(nccl_pairs(-1, seed, repeats), "dgx-h100");
       const std::vector<Finding> failed = failures(report);
       EXPECT_TRUE(failed.empty()) << "seed " << seed << ": " << failed.front().element << " "
@@ -298,7 +300,7 @@ TEST(ClusterCheck, HealthyNcclPairsPassOverTwentySeeds) {
 // One of pair 0's four runs at 85% of the others is jitter: named once as that job's repeats,
 // and neither its nodes nor their combination is blamed, since its other runs are fine.
 TEST(ClusterCheck, OneSlowRepeatIsJitterNotItsNodes) {
-  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+  for (std::uint64_t seed = 1; seed <= seeds_to_run(5); ++seed) {
     const std::vector<Finding> failed =
         failures(check(nccl_pairs(-1, seed, {1.0, 0.85, 1.0}), "dgx-h100"));
     ASSERT_EQ(failed.size(), 1U) << seed;
@@ -327,7 +329,7 @@ TEST(ClusterCheck, RepeatsMayFallFivePercentBelowTheirMedian) {
 // 391 GB/s busbw at 1 GiB), and the check names node03 once at the multi-node layer, the other
 // runs' median meeting the model.
 TEST(ClusterCheck, GdrOffOnOneNodeIsNamedOnceAtTheMultiNodeLayer) {
-  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+  for (std::uint64_t seed = 1; seed <= seeds_to_run(5); ++seed) {
     const std::vector<Finding> failed = failures(check(nccl_pairs(3, seed), "dgx-h100"));
     ASSERT_EQ(failed.size(), 1U) << seed;
     EXPECT_EQ(failed[0].layer, CheckLayer::kMultiNode);
@@ -352,7 +354,7 @@ std::vector<const Finding*> ceiling_findings(const CheckReport& report) {
 // others meet it.
 TEST(ClusterCheck, GdrOffIsRdmaFineNcclSlow) {
   const RdmaCluster cluster(8, {});
-  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+  for (std::uint64_t seed = 1; seed <= seeds_to_run(3); ++seed) {
     const std::string dir = cluster.write(seed);
     write_nccl_pairs(dir, dgx_h100({3}), {}, seed);
     const CheckReport report = check(dir, "dgx-h100");
@@ -400,7 +402,7 @@ TEST(ClusterCheck, CablesOnTheWrongLeavesAreNamedByTheirLatency) {
   std::vector<std::vector<int>> cabling(8, {0, 1, 2, 3, 4, 5, 6, 7});
   std::swap(cabling[3][5], cabling[3][6]);
   const RdmaCluster cluster(8, {}, cabling);
-  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+  for (std::uint64_t seed = 1; seed <= seeds_to_run(5); ++seed) {
     const std::vector<Finding> failed = failures(check(cluster.write(seed), "dgx-h100"));
     ASSERT_EQ(failed.size(), 2U) << seed;
     for (const Finding& f : failed) {

@@ -5,6 +5,7 @@
 #include "calibrate/diagnose/fault_diagnosis.hpp"
 
 #include "tests/calibrate/synthetic_cluster.hpp"
+#include "tests/sanitizers.hpp"
 
 #include "models/fault/fault_injection.hpp"
 #include "models/scenario/json_reader.hpp"
@@ -300,10 +301,10 @@ std::string kind_label(FaultKind kind) {
 }
 
 TEST(FaultDiagnosis, InjectedFaultIsRankedFirstInAtLeast45Of50SeededCases) {
-#if defined(__SANITIZE_ADDRESS__)
-  GTEST_SKIP() << "fifty diagnoses of a few hundred model runs each: checked in the optimised "
-                  "build; the other tests run the same code under the sanitizers";
-#endif
+  if (railsim::test::kUnderSanitizers) {
+    GTEST_SKIP() << "fifty diagnoses of a few hundred model runs each: checked in the optimised "
+                    "build; the other tests run the same code under the sanitizers";
+  }
   const models::NodeSpec node = design().system.node;
   int first = 0;
   std::string misses;
@@ -337,10 +338,10 @@ bool shows(const MeasurementSet& set, std::uint64_t seed, const CalibratedModel&
 }
 
 TEST(FaultDiagnosis, SlowCableBetweenSwitchesIsRankedFirstWhereTrafficCrossesIt) {
-#if defined(__SANITIZE_ADDRESS__)
-  GTEST_SKIP() << "a dozen diagnoses of a few hundred model runs each: checked in the optimised "
-                  "build; the other tests run the same code under the sanitizers";
-#endif
+  if (railsim::test::kUnderSanitizers) {
+    GTEST_SKIP() << "a dozen diagnoses of a few hundred model runs each: checked in the optimised "
+                    "build; the other tests run the same code under the sanitizers";
+  }
   // Seeded draws of one leaf-spine cable at 30-80% on the two-unit cluster. A cable that no
   // measured traffic crosses leaves every figure as designed (the healthy test covers that);
   // the others must be named, or be in the first group with a cable the measurements cannot tell
@@ -373,10 +374,10 @@ TEST(FaultDiagnosis, SlowCableBetweenSwitchesIsRankedFirstWhereTrafficCrossesIt)
 }
 
 TEST(FaultDiagnosis, NicOnTheOtherSocketIsRankedFirst) {
-#if defined(__SANITIZE_ADDRESS__)
-  GTEST_SKIP() << "three diagnoses of a few hundred model runs each: checked in the optimised "
-                  "build; the other tests run the same code under the sanitizers";
-#endif
+  if (railsim::test::kUnderSanitizers) {
+    GTEST_SKIP() << "three diagnoses of a few hundred model runs each: checked in the optimised "
+                    "build; the other tests run the same code under the sanitizers";
+  }
   // Its GPU then reaches the network through a NIC of its own socket that another GPU uses
   // (NODE, no GPUDirect RDMA): only the node's two collectives show it, while its RDMA pairs, in
   // host memory of the NIC's socket, stay as designed, so neither a NIC down nor a slow link
@@ -396,10 +397,10 @@ ElementFault ecmp_draw(int draw) {
 }
 
 TEST(FaultDiagnosis, FabricWideFaultsAreRankedFirst) {
-#if defined(__SANITIZE_ADDRESS__)
-  GTEST_SKIP() << "three diagnoses of 8-node clusters: checked in the optimised build; the other "
-                  "tests run the same code under the sanitizers";
-#endif
+  if (railsim::test::kUnderSanitizers) {
+    GTEST_SKIP() << "three diagnoses of 8-node clusters: checked in the optimised build; the other "
+                    "tests run the same code under the sanitizers";
+  }
   // Rail-aligned rings cross the spines from one node per leaf, whose NIC port already limits
   // what its uplinks carry, so only misaligned rails show the uplinks (docs/validation.md): on
   // 8 nodes in two units of 4 cabled at random, a pair's AllReduce sends channels of both nodes
@@ -424,6 +425,10 @@ TEST(FaultDiagnosis, FabricWideFaultsAreRankedFirst) {
 }
 
 TEST(FaultDiagnosis, DesignWithoutFaultIsFirstOnHealthyClusters) {
+  if (railsim::test::kUnderSanitizers) {
+    GTEST_SKIP() << "ten diagnoses of a few hundred model runs each: checked in the optimised "
+                    "build; the other tests run the same code under the sanitizers";
+  }
   for (const CalibratedModel& cluster : {design(), two_units()}) {
     for (std::uint64_t seed = 1; seed <= 5; ++seed) {
       const Diagnosis d = diagnose(cluster, measure({}, true, seed, cluster));

@@ -4,6 +4,8 @@
 // nccl-tests logs: fitted on some node counts of a hardware family, judged on the others.
 #include "calibrate/fit/calibration.hpp"
 
+#include "tests/sanitizers.hpp"
+
 #include "calibrate/fit/measurements.hpp"
 #include "calibrate/fit/profile.hpp"
 #include "calibrate/parse/nccl_tests.hpp"
@@ -197,9 +199,9 @@ Split split(const std::vector<RowCheck>& rows) {
 // H100 SXM nodes of xxrjun's cluster01 (tests/data/README.md): fitted on one node of 8 GPUs and
 // ten nodes of one GPU, judged on one node of 4, ten of 2, another node of 8 and two of 1.
 TEST(Calibration, HeldOutNodeCountsOfTheH100FamilyMeetTheValidationTargets) {
-#if defined(__SANITIZE_ADDRESS__)
-  GTEST_SKIP() << "a hundred model runs per fit: checked in the optimised build";
-#endif
+  if (railsim::test::kUnderSanitizers) {
+    GTEST_SKIP() << "a hundred model runs per fit: checked in the optimised build";
+  }
   const MeasurementSet fit_set = logs({"nccl-tests_5ops_h100_1node-8gpu_xxrjun-cluster01",
                                        "nccl-tests_5ops_h100_10node-1gpn_xxrjun-cluster01"});
   const MeasurementSet held_out =

@@ -4,6 +4,8 @@
 // flows that cross it, and transfers without GPUDirect RDMA bounce through host memory.
 #include "models/system/system.hpp"
 
+#include "tests/sanitizers.hpp"
+
 #include "models/hardware/node_presets.hpp"
 #include "models/hardware/pcie.hpp"
 #include "sim/input_error.hpp"
@@ -91,6 +93,10 @@ TEST(System, EcmpHashIsDeterministicAndSeedDependent) {
 }
 
 TEST(System, EcmpLoadOfKFlowsOnMPathsMatchesBallsIntoBins) {
+  if (railsim::test::kUnderSanitizers) {
+    GTEST_SKIP() << "a statistic over 4000 fabrics: checked in the optimised build; the other "
+                    "tests route the same fabrics under the sanitizers";
+  }
   // Two units of 8 nodes, 8 spines, one uplink per spine: a leaf pair has m = 8 equal-cost paths.
   // k = 8 flows, node i of unit 0 to node i of unit 1 on rail 0, each hashed onto an uplink.
   // Balls into bins: E[max flows on one uplink] = 2.597 for k = m = 8 (exact enumeration of the

@@ -2,6 +2,8 @@
 // `railsim collective` on every shipped scenario's system, AllReduce from 8 B to 8 GiB with NCCL's
 // own choices: a larger size never takes less time (2% slack), where NCCL's tuner moves from one
 // algorithm or protocol to the next included, as it does on a real nccl-tests sweep.
+#include "tests/sanitizers.hpp"
+
 #include "tools/command.hpp"
 
 #include <gtest/gtest.h>
@@ -53,9 +55,9 @@ std::vector<std::string> shipped_scenarios() {
 }
 
 TEST(CollectiveSizes, TimeNeverFallsAsTheSizeDoublesOnShippedScenariosUpToSixteenNodes) {
-#if defined(__SANITIZE_ADDRESS__)
-  GTEST_SKIP() << "thirty sizes on fourteen systems: checked in the optimised build";
-#endif
+  if (railsim::test::kUnderSanitizers) {
+    GTEST_SKIP() << "thirty sizes on fourteen systems: checked in the optimised build";
+  }
   for (const std::string& scenario : shipped_scenarios()) {
     if (scenario.find("127n") == std::string::npos && scenario.find("128n") == std::string::npos) {
       expect_time_grows_with_size(scenario, "2");
@@ -64,9 +66,9 @@ TEST(CollectiveSizes, TimeNeverFallsAsTheSizeDoublesOnShippedScenariosUpToSixtee
 }
 
 TEST(CollectiveSizes, TimeNeverFallsAsTheSizeGrowsOnTheShippedSuperPods) {
-#if defined(__SANITIZE_ADDRESS__)
-  GTEST_SKIP() << "a thousand ranks at every size: checked in the optimised build";
-#endif
+  if (railsim::test::kUnderSanitizers) {
+    GTEST_SKIP() << "a thousand ranks at every size: checked in the optimised build";
+  }
   for (const std::string& scenario : shipped_scenarios()) {
     if (scenario.find("127n") != std::string::npos || scenario.find("128n") != std::string::npos) {
       expect_time_grows_with_size(scenario, "4");
