@@ -108,6 +108,21 @@ void check_limit(const WorkLimit& limit,
   }
 }
 
+// Refuses, at the step's "nodes", a step whose system and collectives alone would take more
+// memory than `limit` allows.
+void check_ranks(const WorkLimit& limit,
+                 const JsonValue& step,
+                 const SystemSpec& system,
+                 const StepWorkload& placement) {
+  const double system_gpus =
+      static_cast<double>(system.nodes) * static_cast<double>(system.node.gpus.size());
+  const double ranks = static_cast<double>(placement.nodes.size()) * placement.gpus_per_node;
+  if (const std::optional<std::string> refusal =
+          collective_beyond_limit(limit, "this step", system_gpus, ranks)) {
+    throw(step.contains("nodes") ? step.at("nodes") : step).error(*refusal);
+  }
+}
+
 // {"generator": "dp", ...}: models/workload/dp_generator.hpp.
 StepWorkload read_dp(const JsonValue& step, const SystemSpec& system, const WorkLimit& limit) {
   step.expect_keys({"name", "generator", "nodes", "first_node", "gpus_per_node", "gradient_bytes",
@@ -115,6 +130,7 @@ StepWorkload read_dp(const JsonValue& step, const SystemSpec& system, const Work
                     "achieved_tflops", "optimizer", "overlap", "nccl"});
   StepWorkload placement;
   read_placement(step, system, placement);
+  check_ranks(limit, step, system, placement);
   DpShape shape;
   shape.nodes = placement.nodes;
   shape.gpus_per_node = placement.gpus_per_node;
@@ -194,6 +210,7 @@ StepWorkload read_3d(const JsonValue& step, const SystemSpec& system, const Work
                     "gradient_precision", "parameters", "achieved_tflops", "optimizer", "nccl"});
   StepWorkload placement;
   read_placement(step, system, placement);
+  check_ranks(limit, step, system, placement);
   MegatronShape shape;
   shape.nodes = placement.nodes;
   shape.gpus_per_node = placement.gpus_per_node;

@@ -11,6 +11,12 @@ double step_phase_bytes(double phases, double ranks) {
   return phases * (kStepPhaseBytes + kStepPhaseBytesPerRank * ranks);
 }
 
+double system_bytes(double system_gpus) { return system_gpus * kSystemGpuBytes; }
+
+double collective_bytes(double system_gpus, double ranks) {
+  return system_bytes(system_gpus) + ranks * kCollectiveRankBytes;
+}
+
 std::string memory_text(double bytes) {
   constexpr std::array<const char*, 7> kUnits = {"B", "KB", "MB", "GB", "TB", "PB", "EB"};
   std::size_t unit = 0;
@@ -32,6 +38,11 @@ std::string limit_text(std::int64_t bytes) {
   return memory_text(static_cast<double>(bytes));
 }
 
+// "800000", "1.4e+10": whole counts up to a million, two significant digits beyond.
+std::string count_text(double count) {
+  return count < 1e6 ? fmt::format("{:.0f}", count) : fmt::format("{:.2g}", count);
+}
+
 }  // namespace
 
 std::optional<std::string> beyond_limit(const WorkLimit& limit,
@@ -42,10 +53,18 @@ std::optional<std::string> beyond_limit(const WorkLimit& limit,
   if (bytes <= static_cast<double>(limit.max_memory_bytes)) {
     return std::nullopt;
   }
-  const std::string count_text =
-      count < 1e6 ? fmt::format("{:.0f}", count) : fmt::format("{:.2g}", count);
   return fmt::format("{} would create {} {} (about {}; the limit, --max-memory, is {})", subject,
-                     count_text, things, memory_text(bytes), limit_text(limit.max_memory_bytes));
+                     count_text(count), things, memory_text(bytes),
+                     limit_text(limit.max_memory_bytes));
+}
+
+std::optional<std::string> collective_beyond_limit(const WorkLimit& limit,
+                                                   std::string_view subject,
+                                                   double system_gpus,
+                                                   double ranks) {
+  return beyond_limit(limit, subject, ranks,
+                      fmt::format("ranks on a system of {} GPUs", count_text(system_gpus)),
+                      collective_bytes(system_gpus, ranks));
 }
 
 }  // namespace railsim::models

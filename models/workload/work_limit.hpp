@@ -1,9 +1,9 @@
 // File: models/workload/work_limit.hpp
 // WorkLimit: the memory one request may take, and the estimates the readers check against it
-// before they build anything, so that a step of 10^10 gradient buckets is refused in
-// milliseconds with its size in the message ("this step would create 1.4e+10 buckets (about
-// 860 TB)") instead of exhausting the machine. `--max-memory` on `railsim step` and `sweep` sets
-// the ceiling.
+// before they build anything, so that a step of 10^10 gradient buckets or a collective over a
+// million ranks is refused in milliseconds with its size in the message ("this step would create
+// 1.4e+10 buckets (about 860 TB)") instead of exhausting the machine. `--max-memory` on the
+// commands that build a system sets the ceiling.
 #pragma once
 
 #include <cstdint>
@@ -32,6 +32,19 @@ inline constexpr double kStepPhaseBytesPerRank = 240.0;
 // The bytes `phases` phases over `ranks` ranks each are estimated to take.
 double step_phase_bytes(double phases, double ranks);
 
+// What a system and one collective over it take, measured as peak resident memory (Release, g++
+// 12) on DGX H100 systems of 1,000 to 4,096 nodes: `railsim topo` (the system alone) 6.1 KB per
+// GPU, and `railsim collective` (ring AllReduce of 1 GiB, pipelined, the leanest way a collective
+// runs) 23 KB more per rank. A chunk-accurate run takes up to seven times that per rank, so the
+// estimate is a floor: what it refuses could not have run.
+inline constexpr double kSystemGpuBytes = 6.1e3;
+inline constexpr double kCollectiveRankBytes = 23e3;
+
+// The bytes a system of `system_gpus` GPUs takes at least; with a collective over `ranks` of
+// them.
+double system_bytes(double system_gpus);
+double collective_bytes(double system_gpus, double ranks);
+
 // The refusal when `bytes` (the estimate for `count` `things` that `subject` would create) is
 // beyond the limit, such as "this step would create 1.4e+10 buckets (about 860 TB; the limit,
 // --max-memory, is 8 GiB)"; nullopt when it fits.
@@ -40,6 +53,14 @@ std::optional<std::string> beyond_limit(const WorkLimit& limit,
                                         double count,
                                         std::string_view things,
                                         double bytes);
+
+// beyond_limit for a collective over `ranks` ranks of a system of `system_gpus` GPUs, the system
+// included: "this collective would create 800000 ranks on a system of 800000 GPUs (about 23.3
+// GB; ...)".
+std::optional<std::string> collective_beyond_limit(const WorkLimit& limit,
+                                                   std::string_view subject,
+                                                   double system_gpus,
+                                                   double ranks);
 
 // "860 TB", "1.2 GB", "512 B": bytes in powers of 1000, three significant digits.
 std::string memory_text(double bytes);

@@ -8,6 +8,7 @@
 #include "tools/collective/collective_choices.hpp"
 #include "tools/collective/size_series.hpp"
 #include "tools/command.hpp"
+#include "tools/max_memory_option.hpp"
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
@@ -60,6 +61,7 @@ struct CollectiveOptions {
   OutputFormat format = OutputFormat::kText;
   std::string trace_path;
   std::string profile_path;
+  models::WorkLimit limit;  // --max-memory
 };
 
 // `op` over nccl-tests' sizes with NCCL's settings, as the options give them.
@@ -109,6 +111,7 @@ std::optional<CollectiveOptions> parse_options(const std::vector<std::string>& a
   int nodes = 0;
   int gpus_per_node = 0;
   int channels = 0;
+  std::string max_memory;
   po::options_description options(
       "railsim collective --system PRESET|FILE --op OP [-b MIN] [-e MAX] [-f FACTOR]");
   options.add_options()("system", po::value(&o.system_name)->required(),
@@ -138,7 +141,8 @@ std::optional<CollectiveOptions> parse_options(const std::vector<std::string>& a
       "trace", po::value(&o.trace_path),
       "also write a Chrome/Perfetto trace of the run to this file (docs/trace.md)")(
       "profile", po::value(&o.profile_path),
-      "a calibration profile (railsim calibrate -o): its parameters, with a one-sigma band");
+      "a calibration profile (railsim calibrate -o): its parameters, with a one-sigma band")(
+      "max-memory", po::value(&max_memory), max_memory_help().c_str());
   po::variables_map vm;
   if (!parse_command_line(args, options,
                           "Predicts a collective's time and bandwidth over a size sweep, printed "
@@ -148,6 +152,9 @@ std::optional<CollectiveOptions> parse_options(const std::vector<std::string>& a
   }
   if (vm.count("nchannels")) {
     a.channels = channels;
+  }
+  if (vm.count("max-memory") != 0) {
+    o.limit = parse_max_memory(max_memory);
   }
   const models::CollectiveOp op = parse_named("--op", a.op, kOpChoices);
   o.format = parse_format(a.format, kNcclTestsJsonCsv);
@@ -195,6 +202,8 @@ void apply_overrides(const CollectiveOptions& o, models::SystemSpec& spec) {
 int run(const CollectiveOptions& o, std::ostream& out) {
   models::scenario::ScenarioFile scenario = models::scenario::scenario_from_argument(o.system_name);
   apply_overrides(o, scenario.system.system);
+  check_series_memory(scenario.system, o.workload, o.limit,
+                      o.nodes ? "--nodes" : scenario.system.file);
   const std::optional<LoadedProfile> profile = load_profile(o.profile_path);
   run_and_print(out, scenario, o.workload, o.format, o.trace_path, profile ? &*profile : nullptr);
   return 0;

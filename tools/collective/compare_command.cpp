@@ -6,6 +6,7 @@
 #include "tools/cli_support/command_line.hpp"
 #include "tools/collective/size_series.hpp"
 #include "tools/command.hpp"
+#include "tools/max_memory_option.hpp"
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
@@ -123,6 +124,7 @@ struct CompareOptions {
   std::vector<std::string> paths;  // the first one's workload runs on every system
   OutputFormat format = OutputFormat::kText;
   std::string profile_path;
+  models::WorkLimit limit;  // --max-memory, for each system
 };
 
 // nullopt after --help.
@@ -130,13 +132,15 @@ std::optional<CompareOptions> parse_options(const std::vector<std::string>& args
                                             std::ostream& out) {
   CompareOptions o;
   std::string format = "table";
+  std::string max_memory;
   po::options_description options(
       "railsim compare A.json B.json [...] [--format table|json|csv] [--profile P.json]");
   options.add_options()("scenarios", po::value(&o.paths)->multitoken()->required(),
                         "scenario files; the first one's workload runs on every system")(
       "format", po::value(&format)->default_value("table"), "table, json or csv")(
       "profile", po::value(&o.profile_path),
-      "a calibration profile (railsim calibrate -o) applied to every system");
+      "a calibration profile (railsim calibrate -o) applied to every system")(
+      "max-memory", po::value(&max_memory), (max_memory_help() + "; for each system").c_str());
   po::positional_options_description positional;
   positional.add("scenarios", -1);
   po::variables_map vm;
@@ -146,6 +150,9 @@ std::optional<CompareOptions> parse_options(const std::vector<std::string>& args
     return std::nullopt;
   }
   o.format = parse_format(format, kTableJsonCsv);
+  if (vm.count("max-memory") != 0) {
+    o.limit = parse_max_memory(max_memory);
+  }
   if (o.paths.size() < 2) {
     throw sim::InputError("compare: expected at least two scenario files");
   }
@@ -159,6 +166,9 @@ int run(const CompareOptions& o, std::ostream& out) {
     scenarios.push_back(models::scenario::load_scenario_file(path));
   }
   const models::scenario::CollectiveWorkload workload = workload_of(scenarios.front(), o.paths[0]);
+  for (std::size_t s = 0; s < o.paths.size(); ++s) {
+    check_series_memory(scenarios[s].system, workload, o.limit, o.paths[s]);
+  }
   const std::optional<LoadedProfile> profile = load_profile(o.profile_path);
   std::vector<Compared> systems;
   systems.reserve(o.paths.size());

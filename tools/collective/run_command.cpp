@@ -4,6 +4,7 @@
 #include "tools/cli_support/command_line.hpp"
 #include "tools/collective/size_series.hpp"
 #include "tools/command.hpp"
+#include "tools/max_memory_option.hpp"
 
 #include <boost/program_options.hpp>
 
@@ -22,6 +23,7 @@ struct ScenarioRunOptions {
   OutputFormat format = OutputFormat::kText;
   std::string trace_path;
   std::string profile_path;
+  models::WorkLimit limit;  // --max-memory
 };
 
 // nullopt after --help.
@@ -29,6 +31,7 @@ std::optional<ScenarioRunOptions> parse_options(const std::vector<std::string>& 
                                                 std::ostream& out) {
   ScenarioRunOptions o;
   std::string format = "table";
+  std::string max_memory;
   po::options_description options(
       "railsim run SCENARIO.json [--format table|json|csv] [--trace OUT.json] [--profile P.json]");
   options.add_options()("scenario", po::value(&o.path)->required(),
@@ -38,7 +41,8 @@ std::optional<ScenarioRunOptions> parse_options(const std::vector<std::string>& 
       "trace", po::value(&o.trace_path),
       "also write a Chrome/Perfetto trace of the run to this file (docs/trace.md)")(
       "profile", po::value(&o.profile_path),
-      "a calibration profile (railsim calibrate -o): its parameters, with a one-sigma band");
+      "a calibration profile (railsim calibrate -o): its parameters, with a one-sigma band")(
+      "max-memory", po::value(&max_memory), max_memory_help().c_str());
   po::positional_options_description positional;
   positional.add("scenario", 1);
   po::variables_map vm;
@@ -47,14 +51,18 @@ std::optional<ScenarioRunOptions> parse_options(const std::vector<std::string>& 
     return std::nullopt;
   }
   o.format = parse_format(format, kTableJsonCsv);
+  if (vm.count("max-memory") != 0) {
+    o.limit = parse_max_memory(max_memory);
+  }
   return o;
 }
 
 int run(const ScenarioRunOptions& o, std::ostream& out) {
   const models::scenario::ScenarioFile scenario = models::scenario::load_scenario_file(o.path);
+  const models::scenario::CollectiveWorkload workload = workload_of(scenario, o.path);
+  check_series_memory(scenario.system, workload, o.limit, o.path);
   const std::optional<LoadedProfile> profile = load_profile(o.profile_path);
-  run_and_print(out, scenario, workload_of(scenario, o.path), o.format, o.trace_path,
-                profile ? &*profile : nullptr);
+  run_and_print(out, scenario, workload, o.format, o.trace_path, profile ? &*profile : nullptr);
   return 0;
 }
 

@@ -53,6 +53,16 @@ std::string requested_protocol(const models::CollectiveRequest& request) {
   return request.protocol ? std::string(models::protocol_name(*request.protocol)) : "auto";
 }
 
+// The workload's ranks on the system: its nodes and GPUs per node, or all of them.
+models::Communicator communicator_of(const models::scenario::SystemFile& file,
+                                     const models::scenario::CollectiveWorkload& workload) {
+  models::Communicator comm = workload.request.comm;
+  comm.nodes = workload.nodes > 0 ? workload.nodes : file.system.nodes;
+  comm.gpus_per_node = workload.gpus_per_node > 0 ? workload.gpus_per_node
+                                                  : static_cast<int>(file.system.node.gpus.size());
+  return comm;
+}
+
 }  // namespace
 
 std::vector<std::int64_t> series_sizes(std::int64_t min, std::int64_t max, std::int64_t factor) {
@@ -66,6 +76,21 @@ std::vector<std::int64_t> series_sizes(std::int64_t min, std::int64_t max, std::
   return sizes;
 }
 
+void check_series_memory(const models::scenario::SystemFile& file,
+                         const models::scenario::CollectiveWorkload& workload,
+                         const models::WorkLimit& limit,
+                         std::string_view where) {
+  const double system_gpus =
+      static_cast<double>(file.system.nodes) * static_cast<double>(file.system.node.gpus.size());
+  const models::Communicator comm = communicator_of(file, workload);
+  // In doubles: a mistyped node count times the GPUs need not fit an int.
+  const double ranks = static_cast<double>(comm.nodes) * comm.gpus_per_node;
+  if (const std::optional<std::string> refusal =
+          models::collective_beyond_limit(limit, "this collective", system_gpus, ranks)) {
+    throw sim::InputError(fmt::format("{}: {}", where, *refusal));
+  }
+}
+
 SizeSeries run_size_series(const models::scenario::SystemFile& file,
                            const std::vector<models::BackgroundFlow>& background,
                            const models::scenario::CollectiveWorkload& workload,
@@ -76,9 +101,7 @@ SizeSeries run_size_series(const models::scenario::SystemFile& file,
   series.request = workload.request;
   series.factor = workload.factor;
   models::Communicator& comm = series.request.comm;
-  comm.nodes = workload.nodes > 0 ? workload.nodes : file.system.nodes;
-  comm.gpus_per_node = workload.gpus_per_node > 0 ? workload.gpus_per_node
-                                                  : static_cast<int>(file.system.node.gpus.size());
+  comm = communicator_of(file, workload);
 
   sim::Simulator simulator;
   sim::FlowNetwork network(simulator);

@@ -6,6 +6,7 @@
 
 #include "models/collective/collective_run.hpp"
 #include "models/scenario/scenario_file.hpp"
+#include "models/workload/work_limit.hpp"
 #include "sim/trace.hpp"
 #include "tools/cli_support/output_format.hpp"
 #include "tools/profile_option.hpp"
@@ -14,6 +15,7 @@
 #include <cstdint>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace railsim::tools {
@@ -36,6 +38,14 @@ struct SizeSeries {
 
 // nccl-tests' sizes from -b, -e and -f: min, min x f, ... up to max.
 std::vector<std::int64_t> series_sizes(std::int64_t min, std::int64_t max, std::int64_t factor);
+
+// Refuses, naming `where` (the scenario file, or the option that set the node count), a series
+// whose system and collective would take more memory than `limit` allows
+// (models/workload/work_limit.hpp): called before anything is built.
+void check_series_memory(const models::scenario::SystemFile& file,
+                         const models::scenario::CollectiveWorkload& workload,
+                         const models::WorkLimit& limit,
+                         std::string_view where);
 
 // Builds the system (faults applied, background streams started) and runs the workload's
 // collective at every size, one after another on the same network. With a trace, records every

@@ -46,13 +46,15 @@ PointOutput evaluate_point_within(const models::scenario::JsonValue& point,
   if (point.is_object() && point.contains("step")) {
     return evaluate_step(point, limit);
   }
-  return {evaluate_collective(models::scenario::read_scenario(point)), {}};
+  return {evaluate_collective(models::scenario::read_scenario(point), limit), {}};
 }
 
-std::vector<PointRow> evaluate_collective(const models::scenario::ScenarioFile& scenario) {
+std::vector<PointRow> evaluate_collective(const models::scenario::ScenarioFile& scenario,
+                                          const models::WorkLimit& limit) {
   if (!scenario.workload) {
     throw sim::InputError(scenario.system.file + R"(: no "workload" (or "step") to evaluate)");
   }
+  check_series_memory(scenario.system, *scenario.workload, limit, scenario.system.file);
   const SizeSeries series =
       run_size_series(scenario.system, scenario.background, *scenario.workload, nullptr);
   std::vector<PointRow> rows;
@@ -92,7 +94,7 @@ PointOutput evaluate_step(const models::scenario::JsonValue& point,
     return out;
   }
   // A point with a collective workload as well: its rows, each with the step's metrics.
-  out.rows = evaluate_collective(scenario);
+  out.rows = evaluate_collective(scenario, limit);
   for (PointRow& row : out.rows) {
     row.insert(row.end(), metrics.begin(), metrics.end());
   }

@@ -32,14 +32,16 @@ using Evaluator = std::function<PointOutput(const models::scenario::JsonValue& p
 // whose collective "workload" is run (evaluate_collective).
 PointOutput evaluate_point(const models::scenario::JsonValue& point);
 
-// The same with each point's step held to `limit` (--max-memory).
+// The same with each point held to `limit` (--max-memory).
 PointOutput evaluate_point_within(const models::scenario::JsonValue& point,
                                   const models::WorkLimit& limit);
 
 // The workload's collective at each of its sizes, one row per size: size_bytes, time_us,
 // algbw_GBps, busbw_GBps (as `railsim collective --format json` names them), then the algo and
-// proto NCCL's tuner chose. An InputError when the scenario has no workload.
-std::vector<PointRow> evaluate_collective(const models::scenario::ScenarioFile& scenario);
+// proto NCCL's tuner chose. An InputError when the scenario has no workload, or when its system
+// and collective would take more memory than `limit` allows.
+std::vector<PointRow> evaluate_collective(const models::scenario::ScenarioFile& scenario,
+                                          const models::WorkLimit& limit);
 
 // Training-step scenarios (`/step`, docs/workloads.md): step_time_ms, comm_wait_fraction,
 // healthy_step_time_ms (without /system/faults), slowdown; with a collective workload as well,

@@ -25,6 +25,7 @@
 #include "tools/cli_support/output_file.hpp"
 #include "tools/cli_support/output_format.hpp"
 #include "tools/command.hpp"
+#include "tools/max_memory_option.hpp"
 #include "tools/topo/rate_text.hpp"
 #include "tools/topo/topo_dot.hpp"
 
@@ -348,6 +349,7 @@ struct TopoOptions {
   std::string dump;
   std::string ports_file;
   std::string output;
+  models::WorkLimit limit;  // --max-memory
 };
 
 // nullopt after --help. An import takes none of a system's options, and a system none of an
@@ -356,6 +358,7 @@ std::optional<TopoOptions> parse_options(const std::vector<std::string>& args, s
   TopoOptions o;
   std::string format;
   int nodes = 0;
+  std::string max_memory;
   po::options_description options(
       "railsim topo --system PRESET|FILE [--nodes N] [--format text|json|dot] [--links]\n"
       "railsim topo --import-nvidia-smi DUMP [--ibdev2netdev FILE] [-o OUT.json]");
@@ -367,6 +370,7 @@ std::optional<TopoOptions> parse_options(const std::vector<std::string>& args, s
       "format", po::value(&format)->default_value("text"),
       "text (as nvidia-smi topo -m, then the fabric), json or dot (Graphviz)")(
       "links", "also list every link: name, capacity, latency (the names faults refer to)")(
+      "max-memory", po::value(&max_memory), max_memory_help().c_str())(
       "import-nvidia-smi", po::value(&o.dump),
       "infer a node from a saved `nvidia-smi topo -m` and write it as a system file")(
       "ibdev2netdev", po::value(&o.ports_file),
@@ -383,7 +387,7 @@ std::optional<TopoOptions> parse_options(const std::vector<std::string>& args, s
   }
   o.import = vm.count("import-nvidia-smi") > 0;
   if (o.import) {
-    for (const char* other : {"system", "nodes", "format", "links"}) {
+    for (const char* other : {"system", "nodes", "format", "links", "max-memory"}) {
       if (vm.count(other) > 0 && !vm[other].defaulted()) {
         throw sim::InputError(fmt::format(
             "--{}: not with --import-nvidia-smi (give the written file to --system)", other));
@@ -404,6 +408,9 @@ std::optional<TopoOptions> parse_options(const std::vector<std::string>& args, s
     o.nodes = nodes;
   }
   o.list_links = vm.count("links") > 0;
+  if (vm.count("max-memory") != 0) {
+    o.limit = parse_max_memory(max_memory);
+  }
   return o;
 }
 
@@ -415,6 +422,12 @@ int run_system(const TopoOptions& o, std::ostream& out) {
       throw sim::InputError(fmt::format("--nodes: expected at least 1, got {}", *o.nodes));
     }
     file.system.nodes = *o.nodes;
+  }
+  const double gpus =
+      static_cast<double>(file.system.nodes) * static_cast<double>(file.system.node.gpus.size());
+  if (const std::optional<std::string> refusal =
+          models::beyond_limit(o.limit, "this system", gpus, "GPUs", models::system_bytes(gpus))) {
+    throw sim::InputError(fmt::format("{}: {}", o.nodes ? "--nodes" : file.file, *refusal));
   }
   sim::Simulator simulator;
   sim::FlowNetwork network(simulator);
