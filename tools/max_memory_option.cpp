@@ -8,12 +8,7 @@
 
 namespace railsim::tools {
 
-std::string max_memory_help() {
-  return fmt::format(
-      "refuse a request estimated to need more memory than this, before running it (default "
-      "{} GiB)",
-      models::kDefaultMaxMemoryBytes >> 30);
-}
+namespace {
 
 models::WorkLimit parse_max_memory(const std::string& text) {
   constexpr std::int64_t kMinimum = std::int64_t{1} << 20;
@@ -28,6 +23,22 @@ models::WorkLimit parse_max_memory(const std::string& text) {
         fmt::format("--max-memory: expected at least 1M (one MiB), got \"{}\"", text));
   }
   return models::WorkLimit{bytes};
+}
+
+}  // namespace
+
+void add_max_memory_option(boost::program_options::options_description& options,
+                           models::WorkLimit& limit,
+                           const std::string& scope) {
+  const std::string help = fmt::format(
+      "refuse a request estimated to need more memory than this, before running it (default "
+      "{} GiB){}{}",
+      models::kDefaultMaxMemoryBytes >> 30, scope.empty() ? "" : "; ", scope);
+  // The notifier runs inside parse_command_line's notify, so a bad size is an error there.
+  options.add_options()("max-memory",
+                        boost::program_options::value<std::string>()->value_name("SIZE")->notifier(
+                            [&limit](const std::string& text) { limit = parse_max_memory(text); }),
+                        help.c_str());
 }
 
 }  // namespace railsim::tools

@@ -114,11 +114,9 @@ void check_ranks(const WorkLimit& limit,
                  const JsonValue& step,
                  const SystemSpec& system,
                  const StepWorkload& placement) {
-  const double system_gpus =
-      static_cast<double>(system.nodes) * static_cast<double>(system.node.gpus.size());
   const double ranks = static_cast<double>(placement.nodes.size()) * placement.gpus_per_node;
   if (const std::optional<std::string> refusal =
-          collective_beyond_limit(limit, "this step", system_gpus, ranks)) {
+          collective_beyond_limit(limit, "this step", system, ranks)) {
     throw(step.contains("nodes") ? step.at("nodes") : step).error(*refusal);
   }
 }

@@ -11,12 +11,6 @@ double step_phase_bytes(double phases, double ranks) {
   return phases * (kStepPhaseBytes + kStepPhaseBytesPerRank * ranks);
 }
 
-double system_bytes(double system_gpus) { return system_gpus * kSystemGpuBytes; }
-
-double collective_bytes(double system_gpus, double ranks) {
-  return system_bytes(system_gpus) + ranks * kCollectiveRankBytes;
-}
-
 std::string memory_text(double bytes) {
   constexpr std::array<const char*, 7> kUnits = {"B", "KB", "MB", "GB", "TB", "PB", "EB"};
   std::size_t unit = 0;
@@ -43,6 +37,11 @@ std::string count_text(double count) {
   return count < 1e6 ? fmt::format("{:.0f}", count) : fmt::format("{:.2g}", count);
 }
 
+// The GPUs of `system`, in doubles: a mistyped node count times the GPUs need not fit an int.
+double gpu_count(const SystemSpec& system) {
+  return static_cast<double>(system.nodes) * static_cast<double>(system.node.gpus.size());
+}
+
 }  // namespace
 
 std::optional<std::string> beyond_limit(const WorkLimit& limit,
@@ -58,13 +57,21 @@ std::optional<std::string> beyond_limit(const WorkLimit& limit,
                      limit_text(limit.max_memory_bytes));
 }
 
+std::optional<std::string> system_beyond_limit(const WorkLimit& limit,
+                                               std::string_view subject,
+                                               const SystemSpec& system) {
+  const double gpus = gpu_count(system);
+  return beyond_limit(limit, subject, gpus, "GPUs", gpus * kSystemGpuBytes);
+}
+
 std::optional<std::string> collective_beyond_limit(const WorkLimit& limit,
                                                    std::string_view subject,
-                                                   double system_gpus,
+                                                   const SystemSpec& system,
                                                    double ranks) {
+  const double gpus = gpu_count(system);
   return beyond_limit(limit, subject, ranks,
-                      fmt::format("ranks on a system of {} GPUs", count_text(system_gpus)),
-                      collective_bytes(system_gpus, ranks));
+                      fmt::format("ranks on a system of {} GPUs", count_text(gpus)),
+                      gpus * kSystemGpuBytes + ranks * kCollectiveRankBytes);
 }
 
 }  // namespace railsim::models

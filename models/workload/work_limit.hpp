@@ -6,6 +6,8 @@
 // commands that build a system sets the ceiling.
 #pragma once
 
+#include "models/system/system.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -40,11 +42,6 @@ double step_phase_bytes(double phases, double ranks);
 inline constexpr double kSystemGpuBytes = 6.1e3;
 inline constexpr double kCollectiveRankBytes = 23e3;
 
-// The bytes a system of `system_gpus` GPUs takes at least; with a collective over `ranks` of
-// them.
-double system_bytes(double system_gpus);
-double collective_bytes(double system_gpus, double ranks);
-
 // The refusal when `bytes` (the estimate for `count` `things` that `subject` would create) is
 // beyond the limit, such as "this step would create 1.4e+10 buckets (about 860 TB; the limit,
 // --max-memory, is 8 GiB)"; nullopt when it fits.
@@ -54,12 +51,17 @@ std::optional<std::string> beyond_limit(const WorkLimit& limit,
                                         std::string_view things,
                                         double bytes);
 
-// beyond_limit for a collective over `ranks` ranks of a system of `system_gpus` GPUs, the system
-// included: "this collective would create 800000 ranks on a system of 800000 GPUs (about 23.3
-// GB; ...)".
+// beyond_limit for building `system`: "this system would create 1.6e+06 GPUs (about 9.76 GB;
+// ...)".
+std::optional<std::string> system_beyond_limit(const WorkLimit& limit,
+                                               std::string_view subject,
+                                               const SystemSpec& system);
+
+// beyond_limit for a collective over `ranks` ranks of `system`, the system included: "this
+// collective would create 800000 ranks on a system of 800000 GPUs (about 23.3 GB; ...)".
 std::optional<std::string> collective_beyond_limit(const WorkLimit& limit,
                                                    std::string_view subject,
-                                                   double system_gpus,
+                                                   const SystemSpec& system,
                                                    double ranks);
 
 // "860 TB", "1.2 GB", "512 B": bytes in powers of 1000, three significant digits.

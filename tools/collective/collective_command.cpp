@@ -111,7 +111,6 @@ std::optional<CollectiveOptions> parse_options(const std::vector<std::string>& a
   int nodes = 0;
   int gpus_per_node = 0;
   int channels = 0;
-  std::string max_memory;
   po::options_description options(
       "railsim collective --system PRESET|FILE --op OP [-b MIN] [-e MAX] [-f FACTOR]");
   options.add_options()("system", po::value(&o.system_name)->required(),
@@ -141,8 +140,8 @@ std::optional<CollectiveOptions> parse_options(const std::vector<std::string>& a
       "trace", po::value(&o.trace_path),
       "also write a Chrome/Perfetto trace of the run to this file (docs/trace.md)")(
       "profile", po::value(&o.profile_path),
-      "a calibration profile (railsim calibrate -o): its parameters, with a one-sigma band")(
-      "max-memory", po::value(&max_memory), max_memory_help().c_str());
+      "a calibration profile (railsim calibrate -o): its parameters, with a one-sigma band");
+  add_max_memory_option(options, o.limit);
   po::variables_map vm;
   if (!parse_command_line(args, options,
                           "Predicts a collective's time and bandwidth over a size sweep, printed "
@@ -152,9 +151,6 @@ std::optional<CollectiveOptions> parse_options(const std::vector<std::string>& a
   }
   if (vm.count("nchannels")) {
     a.channels = channels;
-  }
-  if (vm.count("max-memory") != 0) {
-    o.limit = parse_max_memory(max_memory);
   }
   const models::CollectiveOp op = parse_named("--op", a.op, kOpChoices);
   o.format = parse_format(a.format, kNcclTestsJsonCsv);

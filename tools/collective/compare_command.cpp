@@ -132,15 +132,14 @@ std::optional<CompareOptions> parse_options(const std::vector<std::string>& args
                                             std::ostream& out) {
   CompareOptions o;
   std::string format = "table";
-  std::string max_memory;
   po::options_description options(
       "railsim compare A.json B.json [...] [--format table|json|csv] [--profile P.json]");
   options.add_options()("scenarios", po::value(&o.paths)->multitoken()->required(),
                         "scenario files; the first one's workload runs on every system")(
       "format", po::value(&format)->default_value("table"), "table, json or csv")(
       "profile", po::value(&o.profile_path),
-      "a calibration profile (railsim calibrate -o) applied to every system")(
-      "max-memory", po::value(&max_memory), (max_memory_help() + "; for each system").c_str());
+      "a calibration profile (railsim calibrate -o) applied to every system");
+  add_max_memory_option(options, o.limit, "for each system");
   po::positional_options_description positional;
   positional.add("scenarios", -1);
   po::variables_map vm;
@@ -150,9 +149,6 @@ std::optional<CompareOptions> parse_options(const std::vector<std::string>& args
     return std::nullopt;
   }
   o.format = parse_format(format, kTableJsonCsv);
-  if (vm.count("max-memory") != 0) {
-    o.limit = parse_max_memory(max_memory);
-  }
   if (o.paths.size() < 2) {
     throw sim::InputError("compare: expected at least two scenario files");
   }

@@ -31,7 +31,6 @@ std::optional<ScenarioRunOptions> parse_options(const std::vector<std::string>& 
                                                 std::ostream& out) {
   ScenarioRunOptions o;
   std::string format = "table";
-  std::string max_memory;
   po::options_description options(
       "railsim run SCENARIO.json [--format table|json|csv] [--trace OUT.json] [--profile P.json]");
   options.add_options()("scenario", po::value(&o.path)->required(),
@@ -41,8 +40,8 @@ std::optional<ScenarioRunOptions> parse_options(const std::vector<std::string>& 
       "trace", po::value(&o.trace_path),
       "also write a Chrome/Perfetto trace of the run to this file (docs/trace.md)")(
       "profile", po::value(&o.profile_path),
-      "a calibration profile (railsim calibrate -o): its parameters, with a one-sigma band")(
-      "max-memory", po::value(&max_memory), max_memory_help().c_str());
+      "a calibration profile (railsim calibrate -o): its parameters, with a one-sigma band");
+  add_max_memory_option(options, o.limit);
   po::positional_options_description positional;
   positional.add("scenario", 1);
   po::variables_map vm;
@@ -51,9 +50,6 @@ std::optional<ScenarioRunOptions> parse_options(const std::vector<std::string>& 
     return std::nullopt;
   }
   o.format = parse_format(format, kTableJsonCsv);
-  if (vm.count("max-memory") != 0) {
-    o.limit = parse_max_memory(max_memory);
-  }
   return o;
 }
 

@@ -80,13 +80,11 @@ void check_series_memory(const models::scenario::SystemFile& file,
                          const models::scenario::CollectiveWorkload& workload,
                          const models::WorkLimit& limit,
                          std::string_view where) {
-  const double system_gpus =
-      static_cast<double>(file.system.nodes) * static_cast<double>(file.system.node.gpus.size());
   const models::Communicator comm = communicator_of(file, workload);
   // In doubles: a mistyped node count times the GPUs need not fit an int.
   const double ranks = static_cast<double>(comm.nodes) * comm.gpus_per_node;
   if (const std::optional<std::string> refusal =
-          models::collective_beyond_limit(limit, "this collective", system_gpus, ranks)) {
+          models::collective_beyond_limit(limit, "this collective", file.system, ranks)) {
     throw sim::InputError(fmt::format("{}: {}", where, *refusal));
   }
 }

@@ -118,7 +118,6 @@ std::optional<StepCommandOptions> parse_options(const std::vector<std::string>& 
   StepCommandOptions o;
   std::string format = "table";
   double link_scale = 0.0;
-  std::string max_memory;
   po::options_description options(
       "railsim step WORKLOAD.json [--system PRESET|FILE] [--faults FAULTS.json] "
       "[--format table|json] [--rank-links SCALE] [--max-memory SIZE]");
@@ -132,8 +131,8 @@ std::optional<StepCommandOptions> parse_options(const std::vector<std::string>& 
       "profile", po::value(&o.profile_path), "a calibration profile (railsim calibrate -o)")(
       "rank-links", po::value(&link_scale),
       "rank the fabric's links by the step time each would cost at this rate scale, in (0, 1)")(
-      "jobs", po::value(&o.jobs), "threads for --rank-links (default: all cores)")(
-      "max-memory", po::value(&max_memory), max_memory_help().c_str());
+      "jobs", po::value(&o.jobs), "threads for --rank-links (default: all cores)");
+  add_max_memory_option(options, o.limit);
   po::positional_options_description positional;
   positional.add("workload", 1);
   po::variables_map vm;
@@ -143,9 +142,6 @@ std::optional<StepCommandOptions> parse_options(const std::vector<std::string>& 
     return std::nullopt;
   }
   o.format = parse_format(format, kFormats);
-  if (vm.count("max-memory") != 0) {
-    o.limit = parse_max_memory(max_memory);
-  }
   if (vm.count("rank-links") != 0) {
     if (!(link_scale > 0.0 && link_scale < 1.0)) {
       throw sim::InputError(fmt::format("--rank-links: expected a rate scale in (0, 1), got {}",

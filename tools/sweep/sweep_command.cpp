@@ -69,7 +69,6 @@ struct SweepOptions {
 // nullopt after --help. Checks everything it can before a point runs.
 std::optional<SweepOptions> parse_options(const std::vector<std::string>& args, std::ostream& out) {
   SweepOptions o;
-  std::string max_memory;
   po::options_description options(
       "railsim sweep SWEEP.json [--jobs N] [--out DIR] [--shard K/N] [--report DIR] "
       "[--max-memory SIZE]\n"
@@ -86,9 +85,8 @@ std::optional<SweepOptions> parse_options(const std::vector<std::string>& args, 
       "join the outputs of a sweep's shards, written by --out, into one")(
       "report", po::value(&o.report_dir),
       "write an HTML page of plots and tables of the results, DIR/index.html, and each plot "
-      "as DIR/<name>.svg (not with --shard)")(
-      "max-memory", po::value(&max_memory),
-      (max_memory_help() + "; for each point, and --jobs run at once").c_str());
+      "as DIR/<name>.svg (not with --shard)");
+  add_max_memory_option(options, o.limit, "for each point, and --jobs run at once");
   po::positional_options_description positional;
   positional.add("sweep", 1);
   po::variables_map vm;
@@ -96,9 +94,6 @@ std::optional<SweepOptions> parse_options(const std::vector<std::string>& args, 
                           "Runs every point of a sweep file, in parallel, into one table.", out,
                           vm)) {
     return std::nullopt;
-  }
-  if (vm.count("max-memory") != 0) {
-    o.limit = parse_max_memory(max_memory);
   }
   if (!o.report_dir.empty()) {
     if (!o.shard_text.empty()) {

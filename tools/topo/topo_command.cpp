@@ -358,7 +358,6 @@ std::optional<TopoOptions> parse_options(const std::vector<std::string>& args, s
   TopoOptions o;
   std::string format;
   int nodes = 0;
-  std::string max_memory;
   po::options_description options(
       "railsim topo --system PRESET|FILE [--nodes N] [--format text|json|dot] [--links]\n"
       "railsim topo --import-nvidia-smi DUMP [--ibdev2netdev FILE] [-o OUT.json]");
@@ -370,7 +369,6 @@ std::optional<TopoOptions> parse_options(const std::vector<std::string>& args, s
       "format", po::value(&format)->default_value("text"),
       "text (as nvidia-smi topo -m, then the fabric), json or dot (Graphviz)")(
       "links", "also list every link: name, capacity, latency (the names faults refer to)")(
-      "max-memory", po::value(&max_memory), max_memory_help().c_str())(
       "import-nvidia-smi", po::value(&o.dump),
       "infer a node from a saved `nvidia-smi topo -m` and write it as a system file")(
       "ibdev2netdev", po::value(&o.ports_file),
@@ -378,6 +376,7 @@ std::optional<TopoOptions> parse_options(const std::vector<std::string>& args, s
       "output,o", po::value(&o.output),
       "with --import-nvidia-smi: the file to write (then the matrix goes to stdout); stdout "
       "if absent");
+  add_max_memory_option(options, o.limit);
   po::variables_map vm;
   if (!parse_command_line(args, options,
                           "Prints a server's GPU and NIC distance matrix as nvidia-smi topo -m "
@@ -408,9 +407,6 @@ std::optional<TopoOptions> parse_options(const std::vector<std::string>& args, s
     o.nodes = nodes;
   }
   o.list_links = vm.count("links") > 0;
-  if (vm.count("max-memory") != 0) {
-    o.limit = parse_max_memory(max_memory);
-  }
   return o;
 }
 
@@ -423,10 +419,8 @@ int run_system(const TopoOptions& o, std::ostream& out) {
     }
     file.system.nodes = *o.nodes;
   }
-  const double gpus =
-      static_cast<double>(file.system.nodes) * static_cast<double>(file.system.node.gpus.size());
   if (const std::optional<std::string> refusal =
-          models::beyond_limit(o.limit, "this system", gpus, "GPUs", models::system_bytes(gpus))) {
+          models::system_beyond_limit(o.limit, "this system", file.system)) {
     throw sim::InputError(fmt::format("{}: {}", o.nodes ? "--nodes" : file.file, *refusal));
   }
   sim::Simulator simulator;
