@@ -382,6 +382,28 @@ const NodeEvidence* ClusterEvidence::node(const std::string& name) const {
   return i ? &nodes[static_cast<std::size_t>(*i)] : nullptr;
 }
 
+std::vector<std::string> ClusterEvidence::files() const {
+  std::vector<std::string> out = {source};
+  const auto add = [&out](const auto& evidence) {
+    if (evidence) {
+      out.push_back(evidence->file);
+    }
+  };
+  for (const NodeEvidence& node : nodes) {
+    add(node.topo);
+    add(node.ibstat);
+    add(node.ibdev2netdev);
+    add(node.lspci);
+  }
+  for (const PairEvidence& pair : pairs) {
+    out.push_back(pair.log.file);
+  }
+  for (const NcclEvidence& run : nccl) {
+    out.push_back(run.log.file);
+  }
+  return out;
+}
+
 std::optional<int> ClusterEvidence::node_index(const std::string& name) const {
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     if (nodes[i].name == name) {

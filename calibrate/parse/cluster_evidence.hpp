@@ -78,6 +78,9 @@ struct ClusterEvidence {
 
   // Its index in `nodes` (the system node it stands for), or nothing.
   std::optional<int> node_index(const std::string& name) const;
+
+  // Every file read: the source (a manifest, or a directory) and each log.
+  std::vector<std::string> files() const;
 };
 
 // A path ending in ".json" is a manifest, anything else a directory. Throws sim::InputError

@@ -161,6 +161,11 @@ TopoRow read_row(const Line& line, const NvidiaSmiTopo& topo) {
                     "{}, got {} fields",
                     width, topo.affinity_columns.size(), device, f.size() - 1));
   }
+  // nvidia-smi gives every GPU its affinity (N/A where it has none); only NIC rows go without.
+  if (values == 0 && !topo.affinity_columns.empty() && device.starts_with("GPU")) {
+    line.fail(fmt::format("expected {} after the {} cells in the row of {}, got none",
+                          fmt::join(topo.affinity_columns, ", "), width, device));
+  }
   for (std::size_t i = 0; i < values; ++i) {
     const std::string_view value = f[1 + width + i];
     const bool numa_id = topo.affinity_columns[i] == "GPU NUMA ID";

@@ -1,12 +1,11 @@
 // File: calibrate/parse/text_input.cpp
 #include "calibrate/parse/text_input.hpp"
 
+#include "sim/input_file.hpp"
 #include "sim/utf8.hpp"
 
 #include <fmt/format.h>
 
-#include <fstream>
-#include <sstream>
 #include <utility>
 
 namespace railsim::calibrate::parse {
@@ -67,13 +66,12 @@ void TextInput::split(std::string_view all) {
 }
 
 TextInput TextInput::from_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw ParseError(path, 0, "cannot open the file");
+  std::string problem;
+  std::string text = sim::read_input_file(path, problem);
+  if (!problem.empty()) {
+    throw ParseError(path, 0, "cannot read the file: " + problem);
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return TextInput(path, text.str());
+  return TextInput(path, text);
 }
 
 std::string_view TextInput::line(int number) const {

@@ -8,16 +8,13 @@
 #include "models/scenario/quantity.hpp"
 #include "sim/assert.hpp"
 #include "sim/input_error.hpp"
+#include "sim/input_file.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <array>
-#include <cerrno>
-#include <cstdio>
 #include <set>
-#include <system_error>
 
 namespace railsim::models::scenario {
 namespace {
@@ -196,30 +193,11 @@ std::string without_exception_head(std::string_view what) {
   return std::string(what);
 }
 
-struct FileCloser {
-  void operator()(std::FILE* file) const { static_cast<void>(std::fclose(file)); }
-};
-
-ScenarioError cannot_read(const std::string& path, int error) {
-  return ScenarioError::in_file(path, "cannot read: " + std::generic_category().message(error));
-}
-
 std::string read_file(const std::string& path) {
-  const std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
-  if (!file) {
-    throw cannot_read(path, errno);
-  }
-  std::string text;
-  std::array<char, 1 << 16> buffer{};
-  for (;;) {
-    const std::size_t count = std::fread(buffer.data(), 1, buffer.size(), file.get());
-    text.append(buffer.data(), count);
-    if (count < buffer.size()) {
-      break;
-    }
-  }
-  if (std::ferror(file.get()) != 0) {
-    throw cannot_read(path, errno);
+  std::string problem;
+  std::string text = sim::read_input_file(path, problem);
+  if (!problem.empty()) {
+    throw ScenarioError::in_file(path, "cannot read: " + problem);
   }
   return text;
 }

@@ -16,6 +16,7 @@
 #include "sim/input_error.hpp"
 #include "sim/median.hpp"
 #include "tools/cli_support/command_line.hpp"
+#include "tools/cli_support/output_checks.hpp"
 #include "tools/cli_support/output_file.hpp"
 #include "tools/command.hpp"
 
@@ -307,6 +308,10 @@ int run_fit(const CalibrateOptions& o,
 }
 
 int run(const CalibrateOptions& o, std::ostream& out) {
+  std::vector<std::string> inputs = o.perftest_files;
+  inputs.insert(inputs.end(), o.nccl_files.begin(), o.nccl_files.end());
+  inputs.insert(inputs.end(), {o.system_name, o.profile_path, o.topo_path});
+  check_output_file(o.output, "-o", inputs);
   Inputs read = read_inputs(o);
   const calibrate::fit::CalibratedModel start = starting_model(o);
   if (o.check) {

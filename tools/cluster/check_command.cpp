@@ -98,11 +98,7 @@ std::optional<ClusterOptions> parse_options(const std::vector<std::string>& args
 int run(const ClusterOptions& o, std::ostream& out) {
   const OutputFormat format = o.output_format();
   const calibrate::fit::CalibratedModel model = o.model();
-  const calibrate::parse::ClusterEvidence evidence =
-      calibrate::parse::read_cluster_evidence(o.cluster);
-  for (const std::string& warning : evidence.warnings) {
-    fmt::print(stderr, "railsim: warning: {}\n", warning);
-  }
+  const calibrate::parse::ClusterEvidence evidence = o.evidence();
   const CheckReport report = calibrate::check::check_cluster(evidence, model, o.system);
   const std::string text =
       format == OutputFormat::kJson ? json_report(report) : text_report(report);

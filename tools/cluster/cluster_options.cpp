@@ -2,10 +2,15 @@
 #include "tools/cluster/cluster_options.hpp"
 
 #include "models/scenario/system_file.hpp"
+#include "tools/cli_support/output_checks.hpp"
 #include "tools/cli_support/output_file.hpp"
+#include "tools/cli_support/output_folder.hpp"
 #include "tools/profile_option.hpp"
 
+#include <fmt/format.h>
+
 #include <array>
+#include <cstdio>
 #include <optional>
 
 namespace railsim::tools {
@@ -39,6 +44,19 @@ calibrate::fit::CalibratedModel ClusterOptions::model() const {
     apply_profile(*loaded, model.system, model.collective);
   }
   return model;
+}
+
+calibrate::parse::ClusterEvidence ClusterOptions::evidence() const {
+  calibrate::parse::ClusterEvidence read = calibrate::parse::read_cluster_evidence(cluster);
+  for (const std::string& warning : read.warnings) {
+    fmt::print(stderr, "railsim: warning: {}\n", warning);
+  }
+  std::vector<std::string> inputs = read.files();
+  inputs.push_back(system);
+  inputs.push_back(profile);
+  check_output_file(output, "-o", inputs);
+  check_output_folder(report_dir, {"index.html"}, "--report", inputs);
+  return read;
 }
 
 void ClusterOptions::write(const std::string& text, std::ostream& out) const {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "calibrate/fit/model_parameters.hpp"
+#include "calibrate/parse/cluster_evidence.hpp"
 #include "tools/cli_support/output_format.hpp"
 
 #include <boost/program_options.hpp>
@@ -31,6 +32,10 @@ struct ClusterOptions {
 
   // The design with the profile's parameters set; an InputError for a bad design or profile.
   calibrate::fit::CalibratedModel model() const;
+
+  // The cluster's measurements, their warnings printed on stderr; an InputError for a bad one,
+  // or for -o or --report where they cannot be written or would overwrite an input.
+  calibrate::parse::ClusterEvidence evidence() const;
 
   // The text to -o's file, or to `out` without -o.
   void write(const std::string& text, std::ostream& out) const;

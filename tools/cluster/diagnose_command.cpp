@@ -167,11 +167,7 @@ int run(const DiagnoseOptions& d, std::ostream& out) {
   const ClusterOptions& o = d.cluster;
   const OutputFormat format = o.output_format();
   calibrate::fit::CalibratedModel model = o.model();
-  const calibrate::parse::ClusterEvidence evidence =
-      calibrate::parse::read_cluster_evidence(o.cluster);
-  for (const std::string& warning : evidence.warnings) {
-    fmt::print(stderr, "railsim: warning: {}\n", warning);
-  }
+  const calibrate::parse::ClusterEvidence evidence = o.evidence();
   model.system.nodes = static_cast<int>(evidence.nodes.size());
   std::vector<std::string> hosts;
   hosts.reserve(evidence.nodes.size());

@@ -5,6 +5,7 @@
 #include "models/scenario/quantity.hpp"
 #include "sim/input_error.hpp"
 #include "tools/cli_support/command_line.hpp"
+#include "tools/cli_support/output_checks.hpp"
 #include "tools/collective/collective_choices.hpp"
 #include "tools/collective/size_series.hpp"
 #include "tools/command.hpp"
@@ -196,6 +197,7 @@ void apply_overrides(const CollectiveOptions& o, models::SystemSpec& spec) {
 }
 
 int run(const CollectiveOptions& o, std::ostream& out) {
+  check_output_file(o.trace_path, "--trace", {o.system_name, o.profile_path});
   models::scenario::ScenarioFile scenario = models::scenario::scenario_from_argument(o.system_name);
   apply_overrides(o, scenario.system.system);
   check_series_memory(scenario.system, o.workload, o.limit,

@@ -2,6 +2,7 @@
 // `railsim run SCENARIO.json`: the scenario's collective workload on its system, with its
 // faults and background traffic, printed as `railsim collective` prints a size series.
 #include "tools/cli_support/command_line.hpp"
+#include "tools/cli_support/output_checks.hpp"
 #include "tools/collective/size_series.hpp"
 #include "tools/command.hpp"
 #include "tools/max_memory_option.hpp"
@@ -54,6 +55,7 @@ std::optional<ScenarioRunOptions> parse_options(const std::vector<std::string>& 
 }
 
 int run(const ScenarioRunOptions& o, std::ostream& out) {
+  check_output_file(o.trace_path, "--trace", {o.path, o.profile_path});
   const models::scenario::ScenarioFile scenario = models::scenario::load_scenario_file(o.path);
   const models::scenario::CollectiveWorkload workload = workload_of(scenario, o.path);
   check_series_memory(scenario.system, workload, o.limit, o.path);

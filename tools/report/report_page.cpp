@@ -2,7 +2,7 @@
 #include "tools/report/report_page.hpp"
 
 #include "sim/input_error.hpp"
-#include "tools/cli_support/output_file.hpp"
+#include "tools/cli_support/output_folder.hpp"
 #include "tools/report/xml_escape.hpp"
 
 #include <fmt/format.h>
@@ -127,22 +127,17 @@ std::string render_html(const Report& report) {
 }
 
 void write_report(const std::filesystem::path& dir, const Report& report) {
-  std::error_code error;
-  std::filesystem::create_directories(dir, error);
-  if (error || !std::filesystem::is_directory(dir)) {
-    const std::string reason = error ? error.message() : "exists and is not a directory";
-    throw sim::InputError(
-        fmt::format("{}: cannot create the report directory: {}", dir.string(), reason));
-  }
   const std::vector<std::string> stems = figure_file_stems(report);
+  std::vector<OutputEntry> files;
   std::size_t figures = 0;
   for (const Section& section : report.sections()) {
     if (const auto* figure = std::get_if<Figure>(&section)) {
-      write_output_file((dir / (stems[figures] + ".svg")).string(), figure->svg, "--report");
+      files.emplace_back(stems[figures] + ".svg", figure->svg);
       ++figures;
     }
   }
-  write_output_file((dir / "index.html").string(), render_html(report), "--report");
+  files.emplace_back("index.html", render_html(report));
+  publish_output_folder(dir.string(), files, "--report");
 }
 
 }  // namespace railsim::tools::report

@@ -62,9 +62,9 @@ class Report {
 // figures' SVG inlined byte for byte, and no timestamps, so equal reports give equal bytes.
 [[nodiscard]] std::string render_html(const Report& report);
 
-// Creates `dir` (and its parents) if needed, writes each figure as dir/<stem>.svg, then
-// dir/index.html, each all or nothing (cli_support/output_file.hpp), so a failure never leaves
-// a partial file. Throws sim::InputError naming the path that could not be created or written.
+// Publishes `dir` (creating its parents if needed) with each figure as dir/<stem>.svg and
+// dir/index.html, the set all or nothing (cli_support/output_folder.hpp), so a reader never
+// meets a page without its figures. Throws sim::InputError naming the folder.
 void write_report(const std::filesystem::path& dir, const Report& report);
 
 }  // namespace railsim::tools::report

@@ -5,6 +5,7 @@
 // Nothing is written unless every point ran.
 #include "sim/input_error.hpp"
 #include "tools/cli_support/command_line.hpp"
+#include "tools/cli_support/output_folder.hpp"
 #include "tools/command.hpp"
 #include "tools/max_memory_option.hpp"
 #include "tools/report/report_page.hpp"
@@ -35,25 +36,6 @@ void print_written(std::ostream& out, const sweep::SweepResults& results, const 
   fmt::print(out, "sweep {}{}: {} points, {} rows: {}/results.csv, {}/results.json\n",
              results.sweep, results.shard ? " shard " + sweep::shard_text(*results.shard) : "",
              results.points, results.rows.size(), dir, dir);
-}
-
-// Fails before the sweep runs, rather than after an hour of it, when the report folder cannot be
-// created because a file stands where a folder must. Creates nothing: a failed sweep leaves no
-// trace in the folder.
-void check_report_folder(const std::string& dir) {
-  std::error_code error;
-  std::filesystem::path at = std::filesystem::absolute(dir, error);
-  while (!at.empty() && !std::filesystem::exists(at, error)) {
-    const std::filesystem::path parent = at.parent_path();
-    if (parent == at) {
-      break;
-    }
-    at = parent;
-  }
-  if (std::filesystem::exists(at, error) && !std::filesystem::is_directory(at, error)) {
-    throw sim::InputError(fmt::format("--report {}: cannot create the report folder: {} is a file",
-                                      dir, at.string()));
-  }
 }
 
 struct SweepOptions {
@@ -101,7 +83,6 @@ std::optional<SweepOptions> parse_options(const std::vector<std::string>& args, 
           "--report shows the whole sweep: run it on the merged shards (--merge DIR... --report "
           "DIR), not with --shard");
     }
-    check_report_folder(o.report_dir);
   }
   if (!o.merge.empty()) {
     if (!o.path.empty() || !o.shard_text.empty()) {
@@ -136,7 +117,20 @@ sweep::SweepResults run_sweep_file(const SweepOptions& o) {
       run);
 }
 
+// Fails before the sweep runs, rather than after an hour of it, when an output folder cannot be
+// written or would overwrite an input (`--merge sh1 sh2 --out sh1`).
+void check_outputs(const SweepOptions& o) {
+  std::vector<std::string> inputs = {o.path};
+  for (const std::string& folder : o.merge) {
+    inputs.push_back((std::filesystem::path(folder) / "results.json").string());
+    inputs.push_back((std::filesystem::path(folder) / "results.csv").string());
+  }
+  check_output_folder(o.out_dir, {"results.csv", "results.json"}, "--out", inputs);
+  check_output_folder(o.report_dir, {"index.html"}, "--report", inputs);
+}
+
 int run(const SweepOptions& o, std::ostream& out) {
+  check_outputs(o);
   const sweep::SweepResults results =
       o.merge.empty() ? run_sweep_file(o) : sweep::merge_results(o.merge);
   // The report goes first: a folder it cannot write is then an error with no output at all.

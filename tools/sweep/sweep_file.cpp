@@ -5,17 +5,14 @@
 #include "tools/sweep/sweep_file.hpp"
 
 #include "models/scenario/json_reader.hpp"
+#include "sim/input_file.hpp"
 #include "tools/sweep/json_pointer_set.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <map>
-#include <sstream>
 
 namespace railsim::tools::sweep {
 namespace {
@@ -23,18 +20,6 @@ namespace {
 using Json = nlohmann::ordered_json;
 using models::scenario::JsonValue;
 using models::scenario::ScenarioError;
-
-// The file's bytes, or the reason it cannot be read in `problem`.
-std::string read_bytes(const std::string& path, std::string& problem) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    problem = std::strerror(errno);
-    return {};
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 // The base scenario as ordered JSON: the inline object, or the file a path names (relative to
 // the sweep file's folder). Syntax errors in a base file name that file, by line and column.
@@ -47,7 +32,7 @@ Json read_base(const JsonValue& base, const Json& raw, const std::string& folder
   }
   const std::string path = (std::filesystem::path(folder) / base.as_string()).string();
   std::string problem;
-  const std::string text = read_bytes(path, problem);
+  const std::string text = sim::read_input_file(path, problem);
   if (!problem.empty()) {
     throw base.error(fmt::format("cannot read the base scenario {}: {}", path, problem));
   }
@@ -207,7 +192,7 @@ SweepFile parse_sweep(std::string_view text, const std::string& file, const std:
 
 SweepFile read_sweep_file(const std::string& path) {
   std::string problem;
-  const std::string text = read_bytes(path, problem);
+  const std::string text = sim::read_input_file(path, problem);
   if (!problem.empty()) {
     throw ScenarioError::in_file(path, "cannot read: " + problem);
   }

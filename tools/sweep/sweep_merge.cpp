@@ -1,34 +1,44 @@
 // File: tools/sweep/sweep_merge.cpp
-// Merging shard outputs. Which points a folder holds follows from its shard (K/N), not from its
-// rows, so a point whose evaluation gave no rows still counts as present.
+// Merging shard outputs, each checked unchanged since its sweep wrote it. Which points a folder
+// holds follows from its shard (K/N), not from its rows, so a point whose evaluation gave no rows
+// still counts as present.
 #include "tools/sweep/sweep_merge.hpp"
 
 #include "sim/input_error.hpp"
+#include "sim/input_file.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 namespace railsim::tools::sweep {
 namespace {
 
 constexpr std::size_t kNobody = static_cast<std::size_t>(-1);
 
-SweepResults read_folder(const std::string& folder) {
-  const std::string path = (std::filesystem::path(folder) / "results.json").string();
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw sim::InputError(
-        fmt::format("--merge: {}: cannot read {}: {}", folder, path, std::strerror(errno)));
+std::string read_shard_file(const std::string& folder, const char* name) {
+  const std::string path = (std::filesystem::path(folder) / name).string();
+  std::string problem;
+  std::string text = sim::read_input_file(path, problem);
+  if (!problem.empty()) {
+    throw sim::InputError(fmt::format("--merge: {}: cannot read {}: {}", folder, path, problem));
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_results_json(text.str(), path);
+  return text;
+}
+
+// A shard's results.json, checked against its own rows_hash (by parse_results_json) and against
+// the results.csv beside it: a pair that disagrees was edited, or mixed from two runs.
+SweepResults read_folder(const std::string& folder) {
+  const std::string json = (std::filesystem::path(folder) / "results.json").string();
+  SweepResults results = parse_results_json(read_shard_file(folder, "results.json"), json);
+  if (read_shard_file(folder, "results.csv") != results_csv(results)) {
+    throw sim::InputError(fmt::format(
+        "--merge: {}: results.csv and results.json disagree: one was changed after the sweep "
+        "wrote them; run the sweep (or its shard) again",
+        folder));
+  }
+  return results;
 }
 
 std::string shard_label(const SweepResults& results) {

@@ -6,7 +6,8 @@
 
 #include "models/scenario/json_reader.hpp"
 #include "sim/input_error.hpp"
-#include "tools/cli_support/output_file.hpp"
+#include "tools/cli_support/output_folder.hpp"
+#include "tools/sweep/sweep_file.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -197,6 +198,8 @@ std::string results_csv(const SweepResults& results) {
   return out;
 }
 
+std::string rows_hash(const SweepResults& results) { return fnv1a_64_hex(results_csv(results)); }
+
 std::string results_json(const SweepResults& results) {
   Json doc;
   doc["sweep"] = results.sweep;
@@ -205,6 +208,7 @@ std::string results_json(const SweepResults& results) {
   doc["parameters"] = results.parameters;
   doc["metrics"] = metric_names(results);
   doc["points"] = results.points;
+  doc["rows_hash"] = rows_hash(results);
   Json rows = Json::array();
   for (const ResultRow& row : results.rows) {
     Json object;
@@ -246,26 +250,25 @@ SweepResults parse_results_json(std::string_view text, const std::string& file) 
     out.parameters.push_back(name.get<std::string>());
   }
   out.points = member(doc, "points", &Json::is_number_unsigned, file).get<std::size_t>();
+  const std::string hash = member(doc, "rows_hash", &Json::is_string, file).get<std::string>();
   const Json& rows = member(doc, "rows", &Json::is_array, file);
   out.rows.reserve(rows.size());
   for (std::size_t i = 0; i < rows.size(); ++i) {
     out.rows.push_back(row_of(rows[i], out.parameters, fmt::format("{}: /rows/{}", file, i)));
   }
+  if (rows_hash(out) != hash) {
+    throw sim::InputError(fmt::format(
+        "{}: /rows: the rows do not match their rows_hash {}: the file was changed after the "
+        "sweep wrote it; run the sweep (or its shard) again",
+        file, hash));
+  }
   return out;
 }
 
 void write_results(const std::string& folder, const SweepResults& results) {
-  const std::string csv = results_csv(results);
-  const std::string json = results_json(results);
-  std::error_code error;
-  std::filesystem::create_directories(folder, error);
-  if (error) {
-    throw sim::InputError(
-        fmt::format("--out: cannot create the folder {}: {}", folder, error.message()));
-  }
-  const std::filesystem::path dir(folder);
-  write_output_file((dir / "results.csv").string(), csv, "--out");
-  write_output_file((dir / "results.json").string(), json, "--out");
+  publish_output_folder(
+      folder, {{"results.csv", results_csv(results)}, {"results.json", results_json(results)}},
+      "--out");
 }
 
 }  // namespace railsim::tools::sweep

@@ -82,14 +82,20 @@ std::string cell_text(const std::string& cell_json);
 // results.csv: `point`, the parameters, the metrics; a missing metric is an empty field.
 std::string results_csv(const SweepResults& results);
 
-// results.json: {"sweep", "sweep_hash", "shard", "parameters", "metrics", "points", "rows"}.
+// What results.json records of its rows to prove them unchanged: the FNV-1a 64 hash of their
+// results.csv (16 hex digits).
+std::string rows_hash(const SweepResults& results);
+
+// results.json: {"sweep", "sweep_hash", "shard", "parameters", "metrics", "points",
+// "rows_hash", "rows"}.
 std::string results_json(const SweepResults& results);
 
-// Reads back what results_json wrote; `file` names it in errors.
+// Reads back what results_json wrote; `file` names it in errors, which include rows that do not
+// match their rows_hash (a file edited by hand).
 SweepResults parse_results_json(std::string_view text, const std::string& file);
 
-// Creates `folder` if needed and writes results.csv and results.json into it, each all or
-// nothing (tools/cli_support/output_file.hpp).
+// Creates or replaces `folder` with results.csv and results.json in it, the pair all or nothing
+// (tools/cli_support/output_folder.hpp).
 void write_results(const std::string& folder, const SweepResults& results);
 
 }  // namespace railsim::tools::sweep

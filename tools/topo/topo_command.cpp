@@ -22,6 +22,7 @@
 #include "sim/input_error.hpp"
 #include "sim/simulator.hpp"
 #include "tools/cli_support/command_line.hpp"
+#include "tools/cli_support/output_checks.hpp"
 #include "tools/cli_support/output_file.hpp"
 #include "tools/cli_support/output_format.hpp"
 #include "tools/command.hpp"
@@ -309,6 +310,7 @@ int run_import(const std::string& dump,
                const std::string& ports_file,
                const std::string& output,
                std::ostream& out) {
+  check_output_file(output, "-o", {dump, ports_file});
   const calibrate::parse::TextInput input = calibrate::parse::TextInput::from_file(dump);
   const calibrate::parse::NvidiaSmiTopo topo = calibrate::parse::parse_nvidia_smi_topo(input);
   std::optional<calibrate::parse::Ibdev2netdevOutput> ports;

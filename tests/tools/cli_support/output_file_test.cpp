@@ -3,6 +3,8 @@
 // as it was and no temporary beside it; a user's own NAME.tmp is never touched.
 #include "tools/cli_support/output_file.hpp"
 
+#include "tests/scratch_folder.hpp"
+
 #include "sim/input_error.hpp"
 
 #include <gtest/gtest.h>
@@ -20,17 +22,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class OutputFile : public ::testing::Test {
+class OutputFile : public test::ScratchFolder {
  protected:
-  void SetUp() override {
-    const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() / (std::string("railsim-output-") + test->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-
-  void TearDown() override { fs::remove_all(dir_); }
-
   fs::path file(const std::string& name) const { return dir_ / name; }
 
   std::set<std::string> names() const {
@@ -49,8 +42,6 @@ class OutputFile : public ::testing::Test {
   static void put(const fs::path& path, const std::string& text) {
     std::ofstream(path, std::ios::binary) << text;
   }
-
-  fs::path dir_;
 };
 
 TEST_F(OutputFile, ReplacesTheOldFileWithTheWholeNewOne) {

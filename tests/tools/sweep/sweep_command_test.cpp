@@ -117,5 +117,16 @@ TEST(SweepCommand, BadInputThrowsAndWritesNothing) {
   EXPECT_NE(error_of({dir + "/missing.json"}).find("missing.json: cannot read"), std::string::npos);
 }
 
+TEST(SweepCommand, AMergeOntoOneOfItsShardsIsRefusedBeforeItRuns) {
+  const std::string dir = sweep_folder("cli-merge-onto-shard");
+  run({dir + "/rail.json", "--shard", "1/2", "--out", dir + "/shard1"});
+  run({dir + "/rail.json", "--shard", "2/2", "--out", dir + "/shard2"});
+  const std::string before = read_text(dir + "/shard1/results.json");
+  EXPECT_EQ(error_of({"--merge", dir + "/shard1", dir + "/shard2", "--out", dir + "/shard1"}),
+            "--out " + dir + "/shard1/results.csv: the same file as " + dir +
+                "/shard1/results.csv, an input of this run; choose another path");
+  EXPECT_EQ(read_text(dir + "/shard1/results.json"), before);
+}
+
 }  // namespace
 }  // namespace railsim::tools

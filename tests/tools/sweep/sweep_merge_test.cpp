@@ -87,6 +87,32 @@ TEST(SweepMerge, AMissingShardIsNamed) {
             "--merge: point 1 is in none of the folders: is the output of shard 2/3 missing?");
 }
 
+TEST(SweepMerge, AnEditedResultsJsonIsRefusedByItsOwnHash) {
+  const std::string a = write_shard(sweep_text, "edited-a", Shard{1, 2});
+  const std::string b = write_shard(sweep_text, "edited-b", Shard{2, 2});
+  // A value made negative by hand, in the JSON alone: the rows no longer match their hash.
+  std::string json = read_text(b + "/results.json");
+  const std::size_t at = json.find("\"per_node\": ");
+  ASSERT_NE(at, std::string::npos);
+  json.insert(at + 12, "-");
+  testing::write_text(b + "/results.json", json);
+  const std::string message = merge_error({a, b});
+  EXPECT_EQ(message.rfind(b + "/results.json: /rows: the rows do not match their rows_hash ", 0),
+            0U)
+      << message;
+}
+
+TEST(SweepMerge, ACsvThatDisagreesWithItsJsonIsRefused) {
+  const std::string a = write_shard(sweep_text, "mixed-a", Shard{1, 2});
+  const std::string b = write_shard(sweep_text, "mixed-b", Shard{2, 2});
+  // b's CSV from another run: a's.
+  testing::write_text(b + "/results.csv", read_text(a + "/results.csv"));
+  EXPECT_EQ(merge_error({a, b}),
+            "--merge: " + b +
+                ": results.csv and results.json disagree: one was changed after the sweep wrote "
+                "them; run the sweep (or its shard) again");
+}
+
 TEST(SweepMerge, AFolderWithoutResultsIsNamed) {
   const std::string empty = testing::fresh_folder("no-results");
   EXPECT_EQ(merge_error({empty}).rfind("--merge: " + empty + ": cannot read ", 0), 0U);
