@@ -3,6 +3,7 @@
 // loads them, so a manifest and a directory fail alike on the same bad file.
 #include "calibrate/parse/cluster_evidence.hpp"
 
+#include "calibrate/parse/plausibility.hpp"
 #include "calibrate/parse/tool_output.hpp"
 #include "models/scenario/json_reader.hpp"
 #include "sim/input_error.hpp"
@@ -32,12 +33,15 @@ struct Place {
   }
 };
 
+// What reading a file adds to: the warnings, and whether an implausible reading is an error.
+struct Notes {
+  std::vector<std::string>& warnings;
+  bool strict = false;
+};
+
 // The file parsed as `format`; another tool's output is an error naming both tools. Lines with
-// bytes that are not UTF-8 add to `warnings`.
-ToolOutput load(const std::string& file,
-                ToolFormat format,
-                const Place& place,
-                std::vector<std::string>& warnings) {
+// bytes that are not UTF-8 and implausible readings (taken out) add to the warnings.
+ToolOutput load(const std::string& file, ToolFormat format, const Place& place, Notes notes) {
   if (!fs::is_regular_file(file)) {
     place.fail(file, "no such file");
   }
@@ -52,7 +56,11 @@ ToolOutput load(const std::string& file,
   }
   ToolOutput output = parse_tool_output(input, format);
   for (std::string& warning : non_utf8_warnings(input)) {
-    warnings.push_back(std::move(warning));
+    notes.warnings.push_back(std::move(warning));
+  }
+  for (std::string& warning :
+       implausible_warnings(file, remove_implausible(output), notes.strict)) {
+    notes.warnings.push_back(std::move(warning));
   }
   return output;
 }
@@ -61,8 +69,8 @@ template <class Output>
 Evidence<Output> load_as(const std::string& file,
                          ToolFormat format,
                          const Place& place,
-                         std::vector<std::string>& warnings) {
-  return {file, std::get<Output>(load(file, format, place, warnings))};
+                         Notes notes) {
+  return {file, std::get<Output>(load(file, format, place, notes))};
 }
 
 // {"write_bw", "mlx5_0"}: the test a perftest log holds and the NIC it ran on; every run of one
@@ -109,7 +117,9 @@ void shape_from_log(NcclEvidence& run) {
 
 class Reader {
  public:
-  explicit Reader(std::string source) { evidence_.source = std::move(source); }
+  Reader(std::string source, bool strict) : strict_(strict) {
+    evidence_.source = std::move(source);
+  }
 
   NodeEvidence& node(const std::string& name) {
     for (NodeEvidence& n : evidence_.nodes) {
@@ -127,14 +137,13 @@ class Reader {
                 const Place& place) {
     NodeEvidence& n = node(name);
     if (kind == "topo") {
-      n.topo = load_as<NvidiaSmiTopo>(file, ToolFormat::kNvidiaSmiTopo, place, evidence_.warnings);
+      n.topo = load_as<NvidiaSmiTopo>(file, ToolFormat::kNvidiaSmiTopo, place, notes());
     } else if (kind == "ibstat") {
-      n.ibstat = load_as<IbstatOutput>(file, ToolFormat::kIbstat, place, evidence_.warnings);
+      n.ibstat = load_as<IbstatOutput>(file, ToolFormat::kIbstat, place, notes());
     } else if (kind == "lspci") {
-      n.lspci = load_as<LspciOutput>(file, ToolFormat::kLspci, place, evidence_.warnings);
+      n.lspci = load_as<LspciOutput>(file, ToolFormat::kLspci, place, notes());
     } else {
-      n.ibdev2netdev =
-          load_as<Ibdev2netdevOutput>(file, ToolFormat::kIbdev2netdev, place, evidence_.warnings);
+      n.ibdev2netdev = load_as<Ibdev2netdevOutput>(file, ToolFormat::kIbdev2netdev, place, notes());
     }
   }
 
@@ -149,7 +158,7 @@ class Reader {
       place.fail(file, fmt::format("a perftest pair needs two nodes, got {} twice", a));
     }
     Evidence<PerftestOutput> log =
-        load_as<PerftestOutput>(file, ToolFormat::kPerftest, place, evidence_.warnings);
+        load_as<PerftestOutput>(file, ToolFormat::kPerftest, place, notes());
     const auto [held, nic] = perftest_test(log, place);
     if (!test.empty() && held != test) {
       place.fail(file, fmt::format("the name says {}, the log holds {}", test, held));
@@ -172,7 +181,7 @@ class Reader {
   NcclEvidence& nccl_log(const std::string& label, const std::string& file, const Place& place) {
     NcclEvidence run;
     run.label = label;
-    run.log = load_as<NcclTestsOutput>(file, ToolFormat::kNcclTests, place, evidence_.warnings);
+    run.log = load_as<NcclTestsOutput>(file, ToolFormat::kNcclTests, place, notes());
     shape_from_log(run);
     for (const std::string& host : run.nodes) {
       node(host);
@@ -186,7 +195,10 @@ class Reader {
   ClusterEvidence& evidence() { return evidence_; }
 
  private:
+  Notes notes() { return {evidence_.warnings, strict_}; }
+
   ClusterEvidence evidence_;
+  bool strict_ = false;
 };
 
 constexpr const char* kNodeKinds[] = {"topo", "ibstat", "ibdev2netdev", "lspci"};
@@ -238,13 +250,13 @@ void read_manifest_nccl(const JsonValue& entry,
   }
 }
 
-ClusterEvidence read_manifest(const std::string& path) {
+ClusterEvidence read_manifest(const std::string& path, bool strict) {
   const models::scenario::JsonDocument doc = models::scenario::load_json_file(path);
   const JsonValue root = doc.root();
   root.expect_keys(
       {"cluster", "nodes", "topo", "ibstat", "ibdev2netdev", "lspci", "perftest", "nccl"});
   const fs::path dir = fs::path(path).parent_path();
-  Reader reader(path);
+  Reader reader(path, strict);
   std::set<std::string> listed;
   for (const JsonValue& n : root.at("nodes").elements()) {
     const std::string name = n.as_string();
@@ -318,14 +330,14 @@ std::vector<fs::path> logs_in(const fs::path& dir) {
   return files;
 }
 
-ClusterEvidence read_directory(const std::string& path) {
+ClusterEvidence read_directory(const std::string& path, bool strict) {
   const fs::path dir(path);
   if (!fs::is_directory(dir)) {
     throw sim::InputError(path +
                           ": no such directory (expected a manifest .json or a directory "
                           "of topo/, ibstat/, ibdev2netdev/, lspci/, perftest/, nccl/)");
   }
-  Reader reader(path);
+  Reader reader(path, strict);
   for (const char* kind : kNodeKinds) {
     for (const fs::path& file : logs_in(dir / kind)) {
       reader.node_log(kind, file.stem().string(), file.string(), Place{});
@@ -413,8 +425,8 @@ std::optional<int> ClusterEvidence::node_index(const std::string& name) const {
   return std::nullopt;
 }
 
-ClusterEvidence read_cluster_evidence(const std::string& path) {
-  return path.ends_with(".json") ? read_manifest(path) : read_directory(path);
+ClusterEvidence read_cluster_evidence(const std::string& path, bool strict) {
+  return path.ends_with(".json") ? read_manifest(path, strict) : read_directory(path, strict);
 }
 
 }  // namespace railsim::calibrate::parse

@@ -85,6 +85,8 @@ struct ClusterEvidence {
 
 // A path ending in ".json" is a manifest, anything else a directory. Throws sim::InputError
 // (ScenarioError at a manifest's JSON pointer, ParseError inside a log) for bad input.
-ClusterEvidence read_cluster_evidence(const std::string& path);
+// Implausible readings (plausibility.hpp) are taken out with a warning, or under `strict` are
+// an error.
+ClusterEvidence read_cluster_evidence(const std::string& path, bool strict = false);
 
 }  // namespace railsim::calibrate::parse

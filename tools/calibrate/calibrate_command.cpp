@@ -8,6 +8,7 @@
 #include "calibrate/parse/nccl_tests.hpp"
 #include "calibrate/parse/nvidia_smi_topo.hpp"
 #include "calibrate/parse/perftest.hpp"
+#include "calibrate/parse/plausibility.hpp"
 #include "calibrate/parse/text_input.hpp"
 #include "calibrate/parse/topo_import.hpp"
 #include "models/collective/collective_types.hpp"
@@ -19,6 +20,7 @@
 #include "tools/cli_support/output_checks.hpp"
 #include "tools/cli_support/output_file.hpp"
 #include "tools/command.hpp"
+#include "tools/strict_option.hpp"
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
@@ -167,7 +169,8 @@ struct CalibrateOptions {
   std::string topo_path;
   std::string min_size_text;
   std::string max_size_text;
-  bool check = false;  // compare rows with predictions instead of fitting
+  bool check = false;   // compare rows with predictions instead of fitting
+  bool strict = false;  // an implausible reading is an error, not a warning
 };
 
 // nullopt after --help.
@@ -193,6 +196,7 @@ std::optional<CalibrateOptions> parse_options(const std::vector<std::string>& ar
       "min-size", po::value(&o.min_size_text),
       "use only rows of at least this size, e.g. 64M (to hold the others out)")(
       "max-size", po::value(&o.max_size_text), "use only rows of at most this size");
+  add_strict_option(options, o.strict);
   po::variables_map vm;
   if (!parse_command_line(args, options,
                           "Fits the model's calibrated parameters to real perftest and "
@@ -226,14 +230,21 @@ Inputs read_inputs(const CalibrateOptions& o) {
        {std::pair{&o.perftest_files, "perftest"}, std::pair{&o.nccl_files, "nccl-tests"}}) {
     for (const std::string& file : *files) {
       const calibrate::parse::TextInput input = calibrate::parse::TextInput::from_file(file);
+      std::vector<calibrate::parse::Implausible> implausible;
       if (std::string_view(format) == "perftest") {
-        calibrate::fit::add_perftest(calibrate::parse::parse_perftest(input), file, read.set);
+        calibrate::parse::PerftestOutput output = calibrate::parse::parse_perftest(input);
+        implausible = calibrate::parse::remove_implausible(output);
+        calibrate::fit::add_perftest(output, file, read.set);
       } else {
-        calibrate::fit::add_nccl_tests(calibrate::parse::parse_nccl_tests(input), file, read.set);
+        calibrate::parse::NcclTestsOutput output = calibrate::parse::parse_nccl_tests(input);
+        implausible = calibrate::parse::remove_implausible(output);
+        calibrate::fit::add_nccl_tests(output, file, read.set);
       }
       read.inputs.push_back({file, format, calibrate::fit::content_hash(input.text())});
-      for (std::string& warning : calibrate::parse::non_utf8_warnings(input)) {
-        read.set.notes.push_back(std::move(warning));
+      for (std::vector<std::string> warnings :
+           {calibrate::parse::non_utf8_warnings(input),
+            calibrate::parse::implausible_warnings(file, implausible, o.strict)}) {
+        std::move(warnings.begin(), warnings.end(), std::back_inserter(read.set.notes));
       }
     }
   }

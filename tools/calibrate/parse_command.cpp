@@ -4,11 +4,13 @@
 // printed as JSON (docs/calibration.md: fields named after the tool's own columns, one object
 // per table) or as CSV (one line per table row). A table cut short is printed with
 // "truncated": true and a warning on stderr.
+#include "calibrate/parse/plausibility.hpp"
 #include "calibrate/parse/tool_output.hpp"
 #include "sim/input_error.hpp"
 #include "tools/cli_support/command_line.hpp"
 #include "tools/cli_support/output_format.hpp"
 #include "tools/command.hpp"
+#include "tools/strict_option.hpp"
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
@@ -431,6 +433,7 @@ struct ParseOptions {
   std::string path;
   std::optional<parse::ToolFormat> tool;  // --as; absent: recognised from the content
   OutputFormat format = OutputFormat::kJson;
+  bool strict = false;  // an implausible reading is an error, not a warning
 };
 
 // nullopt after --help.
@@ -440,10 +443,11 @@ std::optional<ParseOptions> parse_options(const std::vector<std::string>& args, 
   std::string format = "json";
   po::options_description options(
       "railsim parse FILE [--as perftest|nccl-tests|nvidia-smi-topo|ibdev2netdev|ibstat|lspci] "
-      "[--format json|csv]");
+      "[--format json|csv] [--strict]");
   options.add_options()("file", po::value(&o.path)->required(), "the tool's output, as saved")(
       "as", po::value(&as), "the tool that wrote it; default: recognised from the content")(
       "format", po::value(&format)->default_value("json"), "json or csv");
+  add_strict_option(options, o.strict);
   po::positional_options_description positional;
   positional.add("file", 1);
   po::variables_map vm;
@@ -466,7 +470,9 @@ std::optional<ParseOptions> parse_options(const std::vector<std::string>& args, 
 
 int run(const ParseOptions& o, std::ostream& out) {
   const parse::TextInput input = parse::TextInput::from_file(o.path);
-  const parse::ToolOutput output = parse::parse_tool_output(input, o.tool);
+  parse::ToolOutput output = parse::parse_tool_output(input, o.tool);
+  const std::vector<std::string> implausible =
+      parse::implausible_warnings(o.path, parse::remove_implausible(output), o.strict);
   if (o.format == OutputFormat::kJson) {
     // The parsers keep UTF-8 only (TextInput); replacing is the backstop for any other way in.
     out << std::visit([](const auto& tool) { return to_json(tool); }, output)
@@ -480,6 +486,9 @@ int run(const ParseOptions& o, std::ostream& out) {
     fmt::print(stderr, "railsim: warning: {}\n", warning);
   }
   warn_if_truncated(o.path, output);
+  for (const std::string& warning : implausible) {
+    fmt::print(stderr, "railsim: warning: {}\n", warning);
+  }
   return 0;
 }
 

@@ -6,6 +6,7 @@
 #include "tools/cli_support/output_file.hpp"
 #include "tools/cli_support/output_folder.hpp"
 #include "tools/profile_option.hpp"
+#include "tools/strict_option.hpp"
 
 #include <fmt/format.h>
 
@@ -30,6 +31,7 @@ void ClusterOptions::add_to(po::options_description& options,
       "output,o", po::value(&output), "write the text to this file instead of stdout")(
       "report", po::value(&report_dir),
       "also write an HTML page (index.html and its SVG figures) into this folder");
+  add_strict_option(options, strict);
   positional.add("cluster", 1);
 }
 
@@ -47,7 +49,7 @@ calibrate::fit::CalibratedModel ClusterOptions::model() const {
 }
 
 calibrate::parse::ClusterEvidence ClusterOptions::evidence() const {
-  calibrate::parse::ClusterEvidence read = calibrate::parse::read_cluster_evidence(cluster);
+  calibrate::parse::ClusterEvidence read = calibrate::parse::read_cluster_evidence(cluster, strict);
   for (const std::string& warning : read.warnings) {
     fmt::print(stderr, "railsim: warning: {}\n", warning);
   }

@@ -22,8 +22,9 @@ struct ClusterOptions {
   std::string format;
   std::string output;
   std::string report_dir;
+  bool strict = false;  // an implausible reading is an error, not a warning
 
-  // Adds CLUSTER (positional), --system, --profile, --format, -o and --report.
+  // Adds CLUSTER (positional), --system, --profile, --format, -o, --report and --strict.
   void add_to(boost::program_options::options_description& options,
               boost::program_options::positional_options_description& positional);
 
