@@ -12,6 +12,11 @@
 
 namespace railsim::calibrate::parse {
 
+bool is_device_name(std::string_view word) {
+  return !word.empty() &&
+         std::all_of(word.begin(), word.end(), [](char c) { return c > ' ' && c < '\x7f'; });
+}
+
 bool is_pci_address(std::string_view word) {
   if (word.size() != 12 || word[4] != ':' || word[7] != ':' || word[10] != '.') {
     return false;

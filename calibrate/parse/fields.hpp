@@ -39,6 +39,11 @@ void append_word(std::string& text, std::string_view word);
 // as \xNN (a binary file must not garble the terminal).
 std::string quoted(std::string_view text);
 
+// Whether `word` can name a device or an interface ("mlx5_0", "ibp24s0", "eth0.100"): one or
+// more printable ASCII characters and no space, so that a NUL or a control byte in a log is an
+// error, never part of a name.
+bool is_device_name(std::string_view word);
+
 // Whether `word` is a PCI address with its domain, "dddd:bb:dd.f" in hex digits.
 bool is_pci_address(std::string_view word);
 

@@ -18,7 +18,7 @@ constexpr int kMaxPort = 255;
 // "ibp24s0 (Up)", optionally followed by more in parentheses ("(o2ib)").
 void read_netdev(const Line& line, std::string_view text, Ibdev2netdevPort& port) {
   const std::vector<std::string_view> f = split_fields(text);
-  if (f.size() < 2 || (f[1] != "(Up)" && f[1] != "(Down)")) {
+  if (f.size() < 2 || !is_device_name(f[0]) || (f[1] != "(Up)" && f[1] != "(Down)")) {
     line.fail(fmt::format("expected 'NETDEV (Up)' or 'NETDEV (Down)' after '==>', got {}",
                           quoted(trim(text))));
   }
@@ -42,7 +42,7 @@ void read_verbose_device(const Line& line, std::string_view text, Ibdev2netdevPo
   }
   const std::vector<std::string_view> names = split_fields(text.substr(0, open));
   const bool pci = names.size() == 2 && is_pci_address(names[0]);
-  if (!(pci || names.size() == 1)) {
+  if (!(pci || names.size() == 1) || !is_device_name(names.back())) {
     line.fail(fmt::format("expected '[PCI address] DEVICE' before '(', got {}",
                           quoted(trim(text.substr(0, open)))));
   }
@@ -91,7 +91,7 @@ Ibdev2netdevPort read_port(const Line& line) {
   const std::string_view device = trim(left.substr(0, port_word));
   if (state.empty()) {
     const std::vector<std::string_view> f = split_fields(device);
-    if (f.size() != 1) {
+    if (f.size() != 1 || !is_device_name(f[0])) {
       line.fail(fmt::format("expected one device name before 'port', got {}", quoted(device)));
     }
     port.device = std::string(f[0]);

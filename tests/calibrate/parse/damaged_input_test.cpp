@@ -297,6 +297,18 @@ std::vector<Damaged> damaged_inputs() {
       {"ibdev2netdev_no_port", "ibdev2netdev",
        with_line(kIbdev2netdev, 1, "mlx5_0 ==> ibp24s0 (Up)"), 1,
        "expected 'DEVICE port N' before '==>'"},
+      {"ibdev2netdev_nul_in_the_device", "ibdev2netdev",
+       with_line(kIbdev2netdev, 2,
+                 std::string("mlx5_\0"
+                             "1 port 1 ==> ibp64s0 (Up)",
+                             31)),
+       2, "expected one device name before 'port', got 'mlx5_\\x001'"},
+      {"ibdev2netdev_nul_in_the_netdev", "ibdev2netdev",
+       with_line(kIbdev2netdev, 2,
+                 std::string("mlx5_1 port 1 ==> ibp\0"
+                             "64s0 (Up)",
+                             31)),
+       2, "expected 'NETDEV (Up)' or 'NETDEV (Down)' after '==>', got 'ibp\\x0064s0 (Up)'"},
       {"ibdev2netdev_verbose_without_firmware", "ibdev2netdev",
        with_line(kIbdev2netdev, 1,
                  "0000:0c:00.0 mlx5_0 (MT4123 - MCX653105A-HDAT) ConnectX-6 port 1 (ACTIVE) ==> "
