@@ -104,7 +104,7 @@ std::int64_t integer_field(const Line& line,
 double number_field(const Line& line, std::string_view field, std::string_view what) {
   double value = 0.0;
   const char* end = field.data() + field.size();
-  const auto [ptr, error] = std::from_chars(field.data(), end, value, std::chars_format::fixed);
+  const auto [ptr, error] = std::from_chars(field.data(), end, value, std::chars_format::general);
   if (field.empty() || error != std::errc{} || ptr != end || !std::isfinite(value)) {
     line.fail(fmt::format("expected {} (a number), got {}", what, quoted(field)));
   }

@@ -1,10 +1,12 @@
 // File: calibrate/parse/nccl_tests.cpp
-// A run's header lines may come in any subset (an excerpt may start at the column header); a
+// Lines are read without their launcher prefixes (launcher_prefix.hpp). A run's header lines
+// may come in any subset (an excerpt may start at the column header); a
 // second header part of a kind already seen starts the next run, which is an error when the
 // first never printed its table (a run that died before measuring anything).
 #include "calibrate/parse/nccl_tests.hpp"
 
 #include "calibrate/parse/fields.hpp"
+#include "calibrate/parse/launcher_prefix.hpp"
 #include "calibrate/parse/table_rows.hpp"
 
 #include <fmt/format.h>
@@ -20,6 +22,10 @@ namespace {
 constexpr std::array<std::string_view, 13> kColumns = {"size",  "count", "type",  "redop",  "root",
                                                        "time",  "algbw", "busbw", "#wrong", "time",
                                                        "algbw", "busbw", "#wrong"};
+// Releases before 2.10: no root column, and the largest error instead of #wrong.
+constexpr std::array<std::string_view, 12> kOldColumns = {"size", "count", "type",  "redop",
+                                                          "time", "algbw", "busbw", "error",
+                                                          "time", "algbw", "busbw", "error"};
 constexpr std::array<std::string_view, 8> kUnits = {"(B)",    "(elements)", "(us)",   "(GB/s)",
                                                     "(GB/s)", "(us)",       "(GB/s)", "(GB/s)"};
 // nccl-tests' test_typenames and test_opnames, and "none" for AllGather, AllToAll, ...
@@ -238,20 +244,24 @@ class Reader {
     run_.devices.push_back(std::move(device));
   }
 
+  // The four columns from `at`: time, algbw, busbw, then #wrong or (old tables) the error.
   static NcclTestsResult result(const Line& line,
                                 const std::vector<std::string_view>& f,
-                                std::size_t at) {
+                                std::size_t at,
+                                bool old_table) {
     NcclTestsResult r;
     r.time_us = number_field(line, f[at], "a time in us");
     r.algbw_GBps = number_field(line, f[at + 1], "an algbw in GB/s");
     r.busbw_GBps = number_field(line, f[at + 2], "a busbw in GB/s");
-    if (f[at + 3] != "N/A") {
+    if (old_table) {
+      r.max_error = number_field(line, f[at + 3], "the largest error");
+    } else if (f[at + 3] != "N/A") {
       r.wrong = integer_field(line, f[at + 3], "a count of wrong elements (#wrong) or N/A");
     }
     return r;
   }
 
-  void add_row(const TableRow& table_row) {
+  void add_row(const TableRow& table_row, bool old_table) {
     const Line& line = table_row.line;
     const auto& f = table_row.fields;
     NcclTestsRow row;
@@ -268,9 +278,12 @@ class Reader {
           fmt::format("expected a reduction ({}), got {}", fmt::join(kRedops, ", "), quoted(f[3])));
     }
     row.redop = std::string(f[3]);
-    row.root = integer_field(line, f[4], "a root rank (-1 for none)", -1);
-    row.out_of_place = result(line, f, 5);
-    row.in_place = result(line, f, 9);
+    const std::size_t results = old_table ? 4 : 5;
+    if (!old_table) {
+      row.root = integer_field(line, f[4], "a root rank (-1 for none)", -1);
+    }
+    row.out_of_place = result(line, f, results, old_table);
+    row.in_place = result(line, f, results + 4, old_table);
     for (const NcclTestsRow& earlier : run_.rows) {
       if (earlier.size_bytes == row.size_bytes && earlier.type == row.type &&
           earlier.redop == row.redop && earlier.root == row.root) {
@@ -285,10 +298,13 @@ class Reader {
   int read_table(int at) {
     const Line header = line_of(input_, at);
     const std::vector<std::string_view> names = comment_fields(header.text);
-    if (!std::equal(names.begin(), names.end(), kColumns.begin(), kColumns.end())) {
-      header.fail(fmt::format("expected the nccl-tests columns '{}', got {}",
-                              fmt::join(kColumns, " "),
-                              quoted(fmt::format("{}", fmt::join(names, " ")))));
+    const bool old_table =
+        std::equal(names.begin(), names.end(), kOldColumns.begin(), kOldColumns.end());
+    if (!old_table && !std::equal(names.begin(), names.end(), kColumns.begin(), kColumns.end())) {
+      header.fail(
+          fmt::format("expected the nccl-tests columns '{}' (or, before 2.10, '{}'), got {}",
+                      fmt::join(kColumns, " "), fmt::join(kOldColumns, " "),
+                      quoted(fmt::format("{}", fmt::join(names, " ")))));
     }
     if (at == input_.line_count()) {
       header.fail(
@@ -301,9 +317,10 @@ class Reader {
       units.fail(fmt::format("expected the units '{}' under the column header, got {}",
                              fmt::join(kUnits, " "), quoted(trim(units.text))));
     }
-    const std::vector<std::string_view> columns(kColumns.begin(), kColumns.end());
+    const std::vector<std::string_view> columns(old_table ? kOldColumns.begin() : kColumns.begin(),
+                                                old_table ? kOldColumns.end() : kColumns.end());
     const TableEnd end = read_table_rows(input_, at + 2, columns, is_comment,
-                                         [&](const TableRow& row) { add_row(row); });
+                                         [&](const TableRow& row) { add_row(row, old_table); });
     if (run_.rows.empty()) {
       input_.fail(std::min(end.next_line, input_.line_count()),
                   fmt::format("expected result rows under the column header at line {}", at));
@@ -364,11 +381,14 @@ class Reader {
 
 }  // namespace
 
-NcclTestsOutput parse_nccl_tests(const TextInput& input) { return Reader(input).read(); }
+NcclTestsOutput parse_nccl_tests(const TextInput& input) {
+  return Reader(without_launcher_prefixes(input)).read();
+}
 
 bool looks_like_nccl_tests(const TextInput& input) {
   for (int number = 1; number <= input.line_count(); ++number) {
-    if (starts_with_words(comment_fields(input.line(number)), {"size", "count", "type"})) {
+    if (starts_with_words(comment_fields(without_launcher_prefix(input.line(number))),
+                          {"size", "count", "type"})) {
       return true;
     }
   }

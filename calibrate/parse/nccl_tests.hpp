@@ -2,7 +2,9 @@
 // What nccl-tests' *_perf programs print: per run, the header block (version, the nThread ...
 // settings line, the "Using devices" rank lines), the table of out-of-place and in-place
 // results, and the closing "# Avg bus bandwidth" line. A file may hold several runs, with NCCL
-// INFO/WARN lines and other chatter in between. Units as nccl-tests prints them: sizes in
+// INFO/WARN lines and other chatter in between, and every line may carry an MPI or Slurm
+// launcher's prefix (launcher_prefix.hpp). Tables of releases before 2.10 have no root column
+// and an error column instead of #wrong. Units as nccl-tests prints them: sizes in
 // bytes, times in microseconds, algbw and busbw in GB/s (10^9 bytes per second).
 #pragma once
 
@@ -26,6 +28,8 @@ struct NcclTestsDevice {
   std::string bus_id;  // inside the brackets: "0000:1b:00"
   std::string model;   // "NVIDIA H100 80GB HBM3"
   int line = 0;
+
+  bool operator==(const NcclTestsDevice&) const = default;
 };
 
 // One half of a row: out-of-place or in-place.
@@ -34,17 +38,22 @@ struct NcclTestsResult {
   double algbw_GBps = 0.0;
   double busbw_GBps = 0.0;
   std::optional<std::int64_t> wrong;  // #wrong; nccl-tests prints N/A when it did not check
+  std::optional<double> max_error;    // releases before 2.10: the largest error, not #wrong
+
+  bool operator==(const NcclTestsResult&) const = default;
 };
 
 struct NcclTestsRow {
   std::int64_t size_bytes = 0;
-  std::int64_t count = 0;  // elements
-  std::string type;        // "float", "double", ...
-  std::string redop;       // "sum", ..., "none" for collectives without a reduction
-  std::int64_t root = -1;
+  std::int64_t count = 0;            // elements
+  std::string type;                  // "float", "double", ...
+  std::string redop;                 // "sum", ..., "none" for collectives without a reduction
+  std::optional<std::int64_t> root;  // -1 for none; absent before 2.10 (no root column)
   NcclTestsResult out_of_place;
   NcclTestsResult in_place;
   int line = 0;
+
+  bool operator==(const NcclTestsRow&) const = default;
 };
 
 struct NcclTestsRun {
@@ -66,10 +75,14 @@ struct NcclTestsRun {
 
   // Ranks as the rank lines list them; 0 when the log has none.
   int ranks() const { return static_cast<int>(devices.size()); }
+
+  bool operator==(const NcclTestsRun&) const = default;
 };
 
 struct NcclTestsOutput {
   std::vector<NcclTestsRun> runs;
+
+  bool operator==(const NcclTestsOutput&) const = default;
 };
 
 // Every run in the input; fails (ParseError, file:line) on anything damaged or unknown, and when

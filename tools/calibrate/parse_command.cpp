@@ -107,7 +107,8 @@ Json to_json(const parse::NcclTestsResult& result) {
   return {{"time_us", result.time_us},
           {"algbw_GBps", result.algbw_GBps},
           {"busbw_GBps", result.busbw_GBps},
-          {"wrong", or_null(result.wrong)}};
+          {"wrong", or_null(result.wrong)},
+          {"max_error", or_null(result.max_error)}};
 }
 
 Json to_json(const parse::NcclTestsOutput& output) {
@@ -133,7 +134,7 @@ Json to_json(const parse::NcclTestsOutput& output) {
                     {"count", row.count},
                     {"type", row.type},
                     {"redop", row.redop},
-                    {"root", row.root}};
+                    {"root", or_null(row.root)}};
       entry.update(to_json(row.out_of_place));
       entry["in_place"] = to_json(row.in_place);
       rows.push_back(entry);
@@ -283,19 +284,20 @@ Csv to_csv(const parse::PerftestOutput& output) {
 
 Csv to_csv(const parse::NcclTestsOutput& output) {
   Csv csv{{"op", "ranks", "size_bytes", "count", "type", "redop", "root", "time_us", "algbw_GBps",
-           "busbw_GBps", "wrong", "in_place_time_us", "in_place_algbw_GBps", "in_place_busbw_GBps",
-           "in_place_wrong"},
+           "busbw_GBps", "wrong", "max_error", "in_place_time_us", "in_place_algbw_GBps",
+           "in_place_busbw_GBps", "in_place_wrong", "in_place_max_error"},
           {}};
   for (const parse::NcclTestsRun& run : output.runs) {
     for (const parse::NcclTestsRow& r : run.rows) {
       const parse::NcclTestsResult& o = r.out_of_place;
       const parse::NcclTestsResult& i = r.in_place;
-      csv.rows.push_back(
-          {run.op, run.ranks() > 0 ? fmt::format("{}", run.ranks()) : "",
-           fmt::format("{}", r.size_bytes), fmt::format("{}", r.count), r.type, r.redop,
-           fmt::format("{}", r.root), fmt::format("{}", o.time_us), fmt::format("{}", o.algbw_GBps),
-           fmt::format("{}", o.busbw_GBps), csv_cell(o.wrong), fmt::format("{}", i.time_us),
-           fmt::format("{}", i.algbw_GBps), fmt::format("{}", i.busbw_GBps), csv_cell(i.wrong)});
+      csv.rows.push_back({run.op, run.ranks() > 0 ? fmt::format("{}", run.ranks()) : "",
+                          fmt::format("{}", r.size_bytes), fmt::format("{}", r.count), r.type,
+                          r.redop, csv_cell(r.root), fmt::format("{}", o.time_us),
+                          fmt::format("{}", o.algbw_GBps), fmt::format("{}", o.busbw_GBps),
+                          csv_cell(o.wrong), csv_cell(o.max_error), fmt::format("{}", i.time_us),
+                          fmt::format("{}", i.algbw_GBps), fmt::format("{}", i.busbw_GBps),
+                          csv_cell(i.wrong), csv_cell(i.max_error)});
     }
   }
   return csv;

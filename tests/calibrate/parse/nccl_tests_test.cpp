@@ -30,10 +30,41 @@ void expect_result(const NcclTestsResult& result, const json& row, const std::st
   EXPECT_DOUBLE_EQ(result.algbw_GBps, row.at(prefix + "_algbw_GBps"));
   EXPECT_DOUBLE_EQ(result.busbw_GBps, row.at(prefix + "_busbw_GBps"));
   const json& wrong = row.at(prefix + "_wrong");
-  if (wrong.is_null()) {
+  if (wrong.is_null() || wrong == "N/A") {
     EXPECT_FALSE(result.wrong.has_value());
   } else {
     EXPECT_EQ(result.wrong, wrong.get<std::int64_t>());
+  }
+}
+
+// Every cell of every row of `run` against the transcription's `rows`: a null root for tables
+// without one, and the error columns of tables before 2.10 in place of #wrong.
+void expect_rows(const NcclTestsRun& run, const json& rows) {
+  ASSERT_EQ(run.rows.size(), rows.size());
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    const NcclTestsRow& row = run.rows[r];
+    SCOPED_TRACE(row.size_bytes);
+    EXPECT_EQ(row.size_bytes, rows[r].at("size_bytes"));
+    EXPECT_EQ(row.count, rows[r].at("count"));
+    EXPECT_EQ(row.type, rows[r].at("type"));
+    EXPECT_EQ(row.redop, rows[r].at("redop"));
+    if (rows[r].at("root").is_null()) {
+      EXPECT_FALSE(row.root.has_value());
+    } else {
+      EXPECT_EQ(row.root, rows[r].at("root").get<std::int64_t>());
+    }
+    for (const auto& [result, prefix] :
+         {std::pair{&row.out_of_place, "oop"}, std::pair{&row.in_place, "ip"}}) {
+      const std::string error = std::string(prefix) + "_error";
+      if (rows[r].contains(error)) {
+        EXPECT_DOUBLE_EQ(result->max_error.value(), rows[r].at(error));
+        json counted = rows[r];
+        counted[std::string(prefix) + "_wrong"] = nullptr;  // old tables count none
+        expect_result(*result, counted, prefix);
+      } else {
+        expect_result(*result, rows[r], prefix);
+      }
+    }
   }
 }
 
@@ -88,19 +119,7 @@ TEST_P(NcclTestsLog, EveryRunMatchesItsTranscription) {
     } else {
       EXPECT_FALSE(run.avg_busbw_GBps.has_value());
     }
-    const json& rows = test.at("rows");
-    ASSERT_EQ(run.rows.size(), rows.size());
-    for (std::size_t r = 0; r < rows.size(); ++r) {
-      const NcclTestsRow& row = run.rows[r];
-      SCOPED_TRACE(row.size_bytes);
-      EXPECT_EQ(row.size_bytes, rows[r].at("size_bytes"));
-      EXPECT_EQ(row.count, rows[r].at("count"));
-      EXPECT_EQ(row.type, rows[r].at("type"));
-      EXPECT_EQ(row.redop, rows[r].at("redop"));
-      EXPECT_EQ(row.root, rows[r].at("root"));
-      expect_result(row.out_of_place, rows[r], "oop");
-      expect_result(row.in_place, rows[r], "ip");
-    }
+    expect_rows(run, test.at("rows"));
   }
 }
 
@@ -117,6 +136,41 @@ INSTANTIATE_TEST_SUITE_P(
                       "nccl-tests_alltoall+sendrecv_h100_2node-8gpn_xxrjun-cluster00-healthy-pair",
                       "nccl-tests_allreduce_gcp-a3mega-h100_2node-8gpn_lessizzmore",
                       "nccl-tests_allreduce-tree_h100-roce_2node-1gpn-4nic_nccl-tests-issue232"));
+
+// The logs transcribed with their launcher's prefix noted ("line_prefixes_seen"): OpenMPI
+// --tag-output with NCCL INFO lines throughout and the table of releases before 2.10 (error
+// columns, no root), Slurm srun -l, NCCL INFO/TRACE inside the table, and logs pasted as they
+// were printed. Every row's every cell, the rank count and the closing lines.
+class LauncherLog : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(LauncherLog, EveryRowMatchesItsTranscription) {
+  const NcclTestsOutput output = parse_nccl_tests(test::fixture_text(GetParam()));
+  const json expected = test::fixture_json(GetParam());
+  const json& tests = expected.at("tests");
+  ASSERT_EQ(output.runs.size(), tests.size());
+  for (std::size_t t = 0; t < tests.size(); ++t) {
+    const NcclTestsRun& run = output.runs[t];
+    const json& test = tests[t];
+    SCOPED_TRACE(t);
+    EXPECT_EQ(run.truncated, expected.value("partial", false));
+    EXPECT_EQ(run.ranks(), test.at("nranks"));
+    const json& average = test.at("avg_bus_bandwidth_GBps");  // null when the log ends before it
+    EXPECT_DOUBLE_EQ(run.avg_busbw_GBps.value_or(-1.0),
+                     average.is_null() ? -1.0 : average.get<double>());
+    expect_rows(run, test.at("rows"));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    RealLogs,
+    LauncherLog,
+    ::testing::Values(
+        "nccl-tests_allreduce_a100-p4d-efa_2x8_aws-efa-eks-tagged-debug",
+        "nccl-tests_allreduce_h100-ndr-ib_1x8+2x8_srun-l_nccl-tests-issue290",
+        "nccl-tests_gather_a100-pcie-cx6-ib_2x1_debug-interleaved_nccl-tests-issue350",
+        "nccl-tests_allgather_b200-gcp-a4-roce_2x8_dranet",
+        "nccl-tests_alltoall+sendrecv_h100_2x1_xxrjun-2511-pair-001_005",
+        "nccl-tests_alltoall+sendrecv_h100_2x4_xxrjun-2511-pair-002_005"));
 
 // From the raw text of the 1-node 8-GPU log: the op names `railsim parse` prints, a rank line's
 // fields, and where the first row stands.

@@ -17,7 +17,7 @@ NcclTestsRow nccl_row(int line, double busbw_GBps) {
   row.size_bytes = 1 << 20;
   row.count = 1 << 18;
   row.line = line;
-  row.out_of_place = {100.0, busbw_GBps, busbw_GBps, 0};
+  row.out_of_place = {100.0, busbw_GBps, busbw_GBps, 0, std::nullopt};
   row.in_place = row.out_of_place;
   return row;
 }
