@@ -60,22 +60,6 @@ bool hca_selects(std::string_view list, const std::string& nic) {
   return listed != exclude;
 }
 
-models::PathClass gdr_level(const NcclEvidence& run, const models::SystemSpec& design) {
-  const std::optional<std::string> value = run.env_value("NCCL_NET_GDR_LEVEL");
-  if (!value) {
-    return design.gdr_level;
-  }
-  for (const models::PathClass c :
-       {models::PathClass::kPix, models::PathClass::kPxb, models::PathClass::kPhb,
-        models::PathClass::kNode, models::PathClass::kSys}) {
-    if (*value == to_string(c)) {
-      return c;
-    }
-  }
-  throw sim::InputError(fmt::format(
-      "{}: NCCL_NET_GDR_LEVEL={}: expected PIX, PXB, PHB, NODE or SYS", run.log.file, *value));
-}
-
 // The best out-of-place busbw of the log, and the row it is on.
 std::pair<double, const NcclTestsRow*> best_busbw(const NcclTestsOutput& log) {
   std::pair<double, const NcclTestsRow*> best{0.0, nullptr};
@@ -180,6 +164,22 @@ void check_prediction(const NcclEvidence& run,
 
 }  // namespace
 
+models::PathClass job_gdr_level(const NcclEvidence& run, const models::SystemSpec& design) {
+  const std::optional<std::string> value = run.env_value("NCCL_NET_GDR_LEVEL");
+  if (!value) {
+    return design.gdr_level;
+  }
+  for (const models::PathClass c :
+       {models::PathClass::kPix, models::PathClass::kPxb, models::PathClass::kPhb,
+        models::PathClass::kNode, models::PathClass::kSys}) {
+    if (*value == to_string(c)) {
+      return c;
+    }
+  }
+  throw sim::InputError(fmt::format(
+      "{}: NCCL_NET_GDR_LEVEL={}: expected PIX, PXB, PHB, NODE or SYS", run.log.file, *value));
+}
+
 void check_nccl_affinity(const NcclEvidence& run,
                          const models::SystemSpec& design,
                          std::vector<Finding>& out) {
@@ -205,7 +205,7 @@ void check_nccl_affinity(const NcclEvidence& run,
     return;
   }
   const std::optional<std::string> hca = run.env_value("NCCL_IB_HCA");
-  const models::PathClass level = gdr_level(run, design);
+  const models::PathClass level = job_gdr_level(run, design);
   std::vector<std::string> near;
   std::vector<std::string> far;
   std::vector<std::string> remedy;
@@ -272,8 +272,11 @@ NcclPrediction predict_nccl(const NcclEvidence& log,
   std::vector<int> first(log.gpus.size());
   std::iota(first.begin(), first.end(), 0);
   if (!op) {
-    return {std::nullopt,
-            fmt::format("the model does not run {}", run.program.empty() ? run.op : run.program)};
+    return {std::nullopt, run.op.empty()
+                              ? "the log does not name its program (no 'Collective test starting' "
+                                "line or command)"
+                              : fmt::format("the model does not run {}",
+                                            run.program.empty() ? run.op : run.program)};
   }
   if (log.nodes.empty() || log.gpus.empty()) {
     return {std::nullopt,

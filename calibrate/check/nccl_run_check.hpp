@@ -30,6 +30,10 @@ inline constexpr double kNcclTolerance = 0.15;
 // (an excerpt) is judged on its largest row.
 inline constexpr std::int64_t kNcclLargeBytes = std::int64_t{64} << 20;
 
+// The farthest GPU-NIC distance at which the job uses GPUDirect RDMA: NCCL_NET_GDR_LEVEL as the
+// job set it, else the design's.
+models::PathClass job_gdr_level(const parse::NcclEvidence& run, const models::SystemSpec& design);
+
 void check_nccl_affinity(const parse::NcclEvidence& run,
                          const models::SystemSpec& design,
                          std::vector<Finding>& out);

@@ -382,7 +382,10 @@ class Reader {
 }  // namespace
 
 NcclTestsOutput parse_nccl_tests(const TextInput& input) {
-  return Reader(without_launcher_prefixes(input)).read();
+  const TextInput lines = without_launcher_prefixes(input);
+  NcclTestsOutput output = Reader(lines).read();
+  output.debug = read_nccl_debug(lines);
+  return output;
 }
 
 bool looks_like_nccl_tests(const TextInput& input) {

@@ -8,6 +8,7 @@
 // bytes, times in microseconds, algbw and busbw in GB/s (10^9 bytes per second).
 #pragma once
 
+#include "calibrate/parse/nccl_debug.hpp"
 #include "calibrate/parse/text_input.hpp"
 
 #include <cstdint>
@@ -81,6 +82,7 @@ struct NcclTestsRun {
 
 struct NcclTestsOutput {
   std::vector<NcclTestsRun> runs;
+  NcclDebugFacts debug;  // from NCCL_DEBUG=INFO lines, when the log has them
 
   bool operator==(const NcclTestsOutput&) const = default;
 };

@@ -111,6 +111,33 @@ Json to_json(const parse::NcclTestsResult& result) {
           {"max_error", or_null(result.max_error)}};
 }
 
+// A fact as {"value": ..., "line": N}, or null.
+template <class T>
+Json to_json(const std::optional<parse::DebugFact<T>>& fact) {
+  return fact ? Json{{"value", fact->value}, {"line", fact->line}} : Json(nullptr);
+}
+
+// What NCCL_DEBUG=INFO lines said; null when the log has none.
+Json to_json(const parse::NcclDebugFacts& debug) {
+  if (debug.empty()) {
+    return nullptr;
+  }
+  Json transports = Json::array();
+  for (const parse::NcclTransport& t : debug.transports) {
+    transports.push_back({{"kind", t.kind},
+                          {"detail", t.detail},
+                          {"gdr", t.gdr},
+                          {"connections", t.connections},
+                          {"line", t.line}});
+  }
+  return {{"version", to_json(debug.version)},
+          {"network", to_json(debug.network)},
+          {"hosts", debug.hosts},
+          {"ranks", to_json(debug.ranks)},
+          {"channels", to_json(debug.channels)},
+          {"transports", transports}};
+}
+
 Json to_json(const parse::NcclTestsOutput& output) {
   Json runs = Json::array();
   for (const parse::NcclTestsRun& run : output.runs) {
@@ -151,7 +178,7 @@ Json to_json(const parse::NcclTestsOutput& output) {
                     {"truncated", run.truncated},
                     {"rows", rows}});
   }
-  return {{"format", "nccl-tests"}, {"runs", runs}};
+  return {{"format", "nccl-tests"}, {"runs", runs}, {"nccl_debug", to_json(output.debug)}};
 }
 
 Json to_json(const parse::NvidiaSmiTopo& topo) {
