@@ -15,6 +15,7 @@
 #include "tools/cluster/diagnosis_view.hpp"
 #include "tools/command.hpp"
 #include "tools/parallel_runs.hpp"
+#include "tools/progress_bar.hpp"
 #include "tools/report/report_page.hpp"
 
 #include <boost/program_options.hpp>
@@ -128,8 +129,9 @@ std::string json_report(const DiagnosisView& view, int top) {
 
 struct DiagnoseOptions {
   ClusterOptions cluster;
-  int top = 5;   // explanations (ranks) listed
-  int jobs = 0;  // threads; 0: all cores
+  int top = 5;         // explanations (ranks) listed
+  int jobs = 0;        // threads; 0: all cores
+  bool quiet = false;  // no progress line
 };
 
 // nullopt after --help.
@@ -144,6 +146,7 @@ std::optional<DiagnoseOptions> parse_options(const std::vector<std::string>& arg
   options.add_options()("top", po::value(&o.top)->default_value(5),
                         "how many explanations (ranks) to list")(
       "jobs,j", po::value(&o.jobs)->default_value(0), "threads; 0: all cores");
+  add_quiet_option(options, o.quiet);
   po::variables_map vm;
   if (!parse_command_line(args, options, positional,
                           "Ranks the faults that make the design reproduce a cluster's "
@@ -175,9 +178,16 @@ int run(const DiagnoseOptions& d, std::ostream& out) {
     hosts.push_back(node.name);
   }
   calibrate::diagnose::DiagnosisOptions diagnosis_options;
-  diagnosis_options.for_each = [jobs = d.jobs](std::size_t count,
-                                               const std::function<void(std::size_t)>& work) {
-    run_parallel(count, jobs, work);
+  // One progress line per stage of the search (each candidate's model runs, then the fits).
+  diagnosis_options.for_each = [jobs = d.jobs, progress = progress_stream(d.quiet)](
+                                   std::size_t count,
+                                   const std::function<void(std::size_t)>& work) {
+    ProgressBar bar(count, progress, "run");
+    run_parallel(count, jobs, [&](std::size_t i) {
+      work(i);
+      bar.advance();
+    });
+    bar.finish();
   };
   const DiagnosisView view{
       evidence.source, o.system, model.system,

@@ -10,6 +10,7 @@
 #include "tools/collective/size_series.hpp"
 #include "tools/command.hpp"
 #include "tools/max_memory_option.hpp"
+#include "tools/progress_bar.hpp"
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
@@ -63,6 +64,7 @@ struct CollectiveOptions {
   std::string trace_path;
   std::string profile_path;
   models::WorkLimit limit;  // --max-memory
+  bool quiet = false;       // no progress line
 };
 
 // `op` over nccl-tests' sizes with NCCL's settings, as the options give them.
@@ -143,6 +145,7 @@ std::optional<CollectiveOptions> parse_options(const std::vector<std::string>& a
       "profile", po::value(&o.profile_path),
       "a calibration profile (railsim calibrate -o): its parameters, with a one-sigma band");
   add_max_memory_option(options, o.limit);
+  add_quiet_option(options, o.quiet);
   po::variables_map vm;
   if (!parse_command_line(args, options,
                           "Predicts a collective's time and bandwidth over a size sweep, printed "
@@ -203,7 +206,8 @@ int run(const CollectiveOptions& o, std::ostream& out) {
   check_series_memory(scenario.system, o.workload, o.limit,
                       o.nodes ? "--nodes" : scenario.system.file);
   const std::optional<LoadedProfile> profile = load_profile(o.profile_path);
-  run_and_print(out, scenario, o.workload, o.format, o.trace_path, profile ? &*profile : nullptr);
+  run_and_print(out, scenario, o.workload, o.format, o.trace_path, profile ? &*profile : nullptr,
+                progress_stream(o.quiet));
   return 0;
 }
 

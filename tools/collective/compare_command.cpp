@@ -7,6 +7,7 @@
 #include "tools/collective/size_series.hpp"
 #include "tools/command.hpp"
 #include "tools/max_memory_option.hpp"
+#include "tools/progress_bar.hpp"
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
@@ -125,6 +126,7 @@ struct CompareOptions {
   OutputFormat format = OutputFormat::kText;
   std::string profile_path;
   models::WorkLimit limit;  // --max-memory, for each system
+  bool quiet = false;       // no progress line
 };
 
 // nullopt after --help.
@@ -140,6 +142,7 @@ std::optional<CompareOptions> parse_options(const std::vector<std::string>& args
       "profile", po::value(&o.profile_path),
       "a calibration profile (railsim calibrate -o) applied to every system");
   add_max_memory_option(options, o.limit, "for each system");
+  add_quiet_option(options, o.quiet);
   po::positional_options_description positional;
   positional.add("scenarios", -1);
   po::variables_map vm;
@@ -168,15 +171,18 @@ int run(const CompareOptions& o, std::ostream& out) {
   const std::optional<LoadedProfile> profile = load_profile(o.profile_path);
   std::vector<Compared> systems;
   systems.reserve(o.paths.size());
+  ProgressBar bar(workload_sizes(workload).size() * o.paths.size(), progress_stream(o.quiet),
+                  "size");
   for (std::size_t s = 0; s < o.paths.size(); ++s) {
     try {
       systems.push_back(
-          {o.paths[s],
-           run_calibrated_series(scenarios[s], workload, profile ? &*profile : nullptr, nullptr)});
+          {o.paths[s], run_calibrated_series(scenarios[s], workload, profile ? &*profile : nullptr,
+                                             nullptr, [&bar] { bar.advance(); })});
     } catch (const sim::InputError& error) {
       throw sim::InputError(fmt::format("{}: {}", o.paths[s], error.what()));
     }
   }
+  bar.finish();
   if (o.format == OutputFormat::kJson) {
     print_json(out, systems);
   } else if (o.format == OutputFormat::kCsv) {

@@ -6,6 +6,7 @@
 #include "tools/collective/size_series.hpp"
 #include "tools/command.hpp"
 #include "tools/max_memory_option.hpp"
+#include "tools/progress_bar.hpp"
 
 #include <boost/program_options.hpp>
 
@@ -25,6 +26,7 @@ struct ScenarioRunOptions {
   std::string trace_path;
   std::string profile_path;
   models::WorkLimit limit;  // --max-memory
+  bool quiet = false;       // no progress line
 };
 
 // nullopt after --help.
@@ -43,6 +45,7 @@ std::optional<ScenarioRunOptions> parse_options(const std::vector<std::string>& 
       "profile", po::value(&o.profile_path),
       "a calibration profile (railsim calibrate -o): its parameters, with a one-sigma band");
   add_max_memory_option(options, o.limit);
+  add_quiet_option(options, o.quiet);
   po::positional_options_description positional;
   positional.add("scenario", 1);
   po::variables_map vm;
@@ -60,7 +63,8 @@ int run(const ScenarioRunOptions& o, std::ostream& out) {
   const models::scenario::CollectiveWorkload workload = workload_of(scenario, o.path);
   check_series_memory(scenario.system, workload, o.limit, o.path);
   const std::optional<LoadedProfile> profile = load_profile(o.profile_path);
-  run_and_print(out, scenario, workload, o.format, o.trace_path, profile ? &*profile : nullptr);
+  run_and_print(out, scenario, workload, o.format, o.trace_path, profile ? &*profile : nullptr,
+                progress_stream(o.quiet));
   return 0;
 }
 

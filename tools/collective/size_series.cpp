@@ -10,6 +10,7 @@
 #include "sim/link_load_trace.hpp"
 #include "sim/simulator.hpp"
 #include "tools/chrome_trace.hpp"
+#include "tools/progress_bar.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -89,10 +90,15 @@ void check_series_memory(const models::scenario::SystemFile& file,
   }
 }
 
+std::vector<std::int64_t> workload_sizes(const models::scenario::CollectiveWorkload& workload) {
+  return series_sizes(workload.min_size.count, workload.max_size.count, workload.factor);
+}
+
 SizeSeries run_size_series(const models::scenario::SystemFile& file,
                            const std::vector<models::BackgroundFlow>& background,
                            const models::scenario::CollectiveWorkload& workload,
-                           sim::Trace* trace) {
+                           sim::Trace* trace,
+                           const std::function<void()>& on_size) {
   SizeSeries series;
   series.system_name = file.name;
   series.gpu_model = file.system.node.gpus.front().model;
@@ -113,8 +119,7 @@ SizeSeries run_size_series(const models::scenario::SystemFile& file,
   }
   models::start_background(system, network, background);
 
-  const std::vector<std::int64_t> sizes =
-      series_sizes(workload.min_size.count, workload.max_size.count, workload.factor);
+  const std::vector<std::int64_t> sizes = workload_sizes(workload);
   series.rows.reserve(sizes.size());
   models::CollectiveRequest request = series.request;
   for (const std::int64_t size : sizes) {
@@ -123,6 +128,9 @@ SizeSeries run_size_series(const models::scenario::SystemFile& file,
     row.result =
         models::run_collective(system, network, simulator, request, calls ? &*calls : nullptr);
     series.rows.push_back(row);
+    if (on_size) {
+      on_size();
+    }
   }
   return series;
 }
@@ -130,9 +138,10 @@ SizeSeries run_size_series(const models::scenario::SystemFile& file,
 SizeSeries run_calibrated_series(const models::scenario::ScenarioFile& scenario,
                                  const models::scenario::CollectiveWorkload& workload,
                                  const LoadedProfile* profile,
-                                 sim::Trace* trace) {
+                                 sim::Trace* trace,
+                                 const std::function<void()>& on_size) {
   if (profile == nullptr) {
-    return run_size_series(scenario.system, scenario.background, workload, trace);
+    return run_size_series(scenario.system, scenario.background, workload, trace, on_size);
   }
   models::scenario::SystemFile file = scenario.system;
   models::scenario::CollectiveWorkload calibrated = workload;
@@ -145,7 +154,7 @@ SizeSeries run_calibrated_series(const models::scenario::ScenarioFile& scenario,
     }
     return times;
   };
-  SizeSeries series = run_size_series(file, scenario.background, calibrated, trace);
+  SizeSeries series = run_size_series(file, scenario.background, calibrated, trace, on_size);
   series.profile_path = profile->path;
   series.time_sigma_us = one_sigma_band(
       *profile, file.system, calibrated.request.calibration, times_of(series),
@@ -318,13 +327,16 @@ void run_and_print(std::ostream& out,
                    const models::scenario::CollectiveWorkload& workload,
                    OutputFormat format,
                    const std::string& trace_path,
-                   const LoadedProfile* profile) {
+                   const LoadedProfile* profile,
+                   std::ostream* progress) {
   std::optional<sim::Trace> trace;
   if (!trace_path.empty()) {
     trace.emplace();
   }
-  const SizeSeries series =
-      run_calibrated_series(scenario, workload, profile, trace ? &*trace : nullptr);
+  ProgressBar bar(workload_sizes(workload).size(), progress, "size");
+  const SizeSeries series = run_calibrated_series(
+      scenario, workload, profile, trace ? &*trace : nullptr, [&] { bar.advance(); });
+  bar.finish();
   if (trace) {
     write_chrome_trace_file(*trace, trace_path);
   }

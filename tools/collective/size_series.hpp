@@ -13,6 +13,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -47,13 +48,18 @@ void check_series_memory(const models::scenario::SystemFile& file,
                          const models::WorkLimit& limit,
                          std::string_view where);
 
+// The sizes the workload runs.
+std::vector<std::int64_t> workload_sizes(const models::scenario::CollectiveWorkload& workload);
+
 // Builds the system (faults applied, background streams started) and runs the workload's
-// collective at every size, one after another on the same network. With a trace, records every
-// call, every rank's sends (models/collective/collective_trace.hpp) and every busy link's load.
+// collective at every size, one after another on the same network, calling `on_size` after
+// each. With a trace, records every call, every rank's sends
+// (models/collective/collective_trace.hpp) and every busy link's load.
 SizeSeries run_size_series(const models::scenario::SystemFile& file,
                            const std::vector<models::BackgroundFlow>& background,
                            const models::scenario::CollectiveWorkload& workload,
-                           sim::Trace* trace);
+                           sim::Trace* trace,
+                           const std::function<void()>& on_size = {});
 
 // run_size_series on the scenario with a calibration profile's parameters applied, when there is
 // one: then each row also gets its one-sigma band, and stderr a warning for every way the series
@@ -61,7 +67,8 @@ SizeSeries run_size_series(const models::scenario::SystemFile& file,
 SizeSeries run_calibrated_series(const models::scenario::ScenarioFile& scenario,
                                  const models::scenario::CollectiveWorkload& workload,
                                  const LoadedProfile* profile,
-                                 sim::Trace* trace);
+                                 sim::Trace* trace,
+                                 const std::function<void()>& on_size = {});
 
 void print_nccl_tests(std::ostream& out, const SizeSeries& series);
 void print_json(std::ostream& out, const SizeSeries& series);
@@ -80,13 +87,15 @@ inline constexpr std::array<Choice<OutputFormat>, 3> kNcclTestsJsonCsv = {
 // Prints in `format`: kText as nccl-tests, kJson or kCsv.
 void print_series(std::ostream& out, const SizeSeries& series, OutputFormat format);
 
-// Runs the series, then prints it and, when `trace_path` is not empty, writes its trace there:
-// nothing is printed or written unless every size ran.
+// Runs the series, with a progress line on `progress` (tools/progress_bar.hpp), then prints it
+// and, when `trace_path` is not empty, writes its trace there: nothing is printed or written
+// unless every size ran.
 void run_and_print(std::ostream& out,
                    const models::scenario::ScenarioFile& scenario,
                    const models::scenario::CollectiveWorkload& workload,
                    OutputFormat format,
                    const std::string& trace_path,
-                   const LoadedProfile* profile);
+                   const LoadedProfile* profile,
+                   std::ostream* progress);
 
 }  // namespace railsim::tools

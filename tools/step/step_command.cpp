@@ -11,6 +11,7 @@
 #include "tools/max_memory_option.hpp"
 #include "tools/parallel_runs.hpp"
 #include "tools/profile_option.hpp"
+#include "tools/progress_bar.hpp"
 #include "tools/step/step_evaluation.hpp"
 #include "tools/step/step_report.hpp"
 
@@ -76,7 +77,8 @@ StepScenario load_step_scenario(const std::string& path,
 std::vector<LinkCost> rank_links(const StepScenario& scenario,
                                  const StepRun& healthy_run,
                                  double scale,
-                                 int jobs) {
+                                 int jobs,
+                                 ProgressBar& progress) {
   std::vector<std::size_t> candidates;
   for (std::size_t l = 0; l < healthy_run.link_names.size(); ++l) {
     if (healthy_run.fabric_link[l] && healthy_run.result.link_bytes[l] > 0.0) {
@@ -84,6 +86,7 @@ std::vector<LinkCost> rank_links(const StepScenario& scenario,
     }
   }
   std::vector<LinkCost> costs(candidates.size());
+  progress.add_work(candidates.size());
   const StepScenario base = healthy(scenario);
   run_parallel(candidates.size(), jobs, [&](std::size_t i) {
     StepScenario degraded = base;
@@ -94,6 +97,7 @@ std::vector<LinkCost> rank_links(const StepScenario& scenario,
     degraded.faults.links.push_back(fault);
     costs[i].link = fault.link;
     costs[i].step_time = run_step_scenario(degraded).result.step_time;
+    progress.advance();
   });
   // Costliest first; ties in link order, so the ranking does not depend on the thread count.
   std::stable_sort(costs.begin(), costs.end(),
@@ -110,6 +114,7 @@ struct StepCommandOptions {
   std::optional<double> link_scale;  // --rank-links
   int jobs = 0;                      // 0: all cores
   models::WorkLimit limit;           // --max-memory
+  bool quiet = false;                // no progress line
 };
 
 // nullopt after --help.
@@ -133,6 +138,7 @@ std::optional<StepCommandOptions> parse_options(const std::vector<std::string>& 
       "rank the fabric's links by the step time each would cost at this rate scale, in (0, 1)")(
       "jobs", po::value(&o.jobs), "threads for --rank-links (default: all cores)");
   add_max_memory_option(options, o.limit);
+  add_quiet_option(options, o.quiet);
   po::positional_options_description positional;
   positional.add("workload", 1);
   po::variables_map vm;
@@ -156,21 +162,31 @@ std::optional<StepCommandOptions> parse_options(const std::vector<std::string>& 
 }
 
 // The step, with its faults: the healthy baseline and what each fault costs alone, each job
-// alone beside the others, and with --rank-links what each fabric link would cost.
-StepReport make_report(const StepCommandOptions& o, const StepScenario& scenario) {
+// alone beside the others, and with --rank-links what each fabric link would cost. Each step run
+// counts on `progress`.
+StepReport make_report(const StepCommandOptions& o,
+                       const StepScenario& scenario,
+                       ProgressBar& progress) {
   StepReport report;
   report.workload = scenario.workload.name.empty() ? o.path : scenario.workload.name;
   report.system = scenario.system.name;
-  report.run = run_step_scenario(scenario);
   const std::vector<FaultItem> items = fault_items(scenario);
   const bool needs_healthy = !items.empty() || o.link_scale.has_value();
-  const StepRun healthy_run = needs_healthy ? run_step_scenario(healthy(scenario)) : report.run;
+  progress.add_work(1 + (needs_healthy ? 1 : 0) + (items.size() > 1 ? items.size() : 0) +
+                    (scenario.co_jobs.empty() ? 0 : scenario.co_jobs.size() + 1));
+  const auto counted = [&progress](const StepScenario& run) {
+    StepRun result = run_step_scenario(run);
+    progress.advance();
+    return result;
+  };
+  report.run = counted(scenario);
+  const StepRun healthy_run = needs_healthy ? counted(healthy(scenario)) : report.run;
   report.healthy_step_time = healthy_run.result.step_time;
   if (items.size() > 1) {
     // With one fault, its cost alone is the slowdown itself.
     for (const FaultItem& item : items) {
       report.faults.push_back(
-          {item.label, item.where, item.nodes, run_step_scenario(item.alone).result.step_time});
+          {item.label, item.where, item.nodes, counted(item.alone).result.step_time});
     }
   } else if (items.size() == 1) {
     const FaultItem& item = items.front();
@@ -182,13 +198,12 @@ StepReport make_report(const StepCommandOptions& o, const StepScenario& scenario
       const models::StepResult& shared = j == 0 ? report.run.result : report.run.co_results[j - 1];
       report.jobs.push_back(
           {alone[j].workload.name.empty() ? fmt::format("job {}", j) : alone[j].workload.name,
-           alone[j].workload.nodes, shared.step_time,
-           run_step_scenario(alone[j]).result.step_time});
+           alone[j].workload.nodes, shared.step_time, counted(alone[j]).result.step_time});
     }
   }
   if (o.link_scale) {
     report.link_scale = *o.link_scale;
-    report.link_costs = rank_links(scenario, healthy_run, *o.link_scale, o.jobs);
+    report.link_costs = rank_links(scenario, healthy_run, *o.link_scale, o.jobs, progress);
   }
   return report;
 }
@@ -196,7 +211,9 @@ StepReport make_report(const StepCommandOptions& o, const StepScenario& scenario
 int run(const StepCommandOptions& o, std::ostream& out) {
   const StepScenario scenario =
       load_step_scenario(o.path, o.system_argument, o.faults_path, o.profile_path, o.limit);
-  const StepReport report = make_report(o, scenario);
+  ProgressBar progress(0, progress_stream(o.quiet), "run");
+  const StepReport report = make_report(o, scenario, progress);
+  progress.finish();
   if (o.format == OutputFormat::kJson) {
     print_step_json(out, scenario.workload, report);
   } else {

@@ -8,6 +8,7 @@
 #include "tools/cli_support/output_folder.hpp"
 #include "tools/command.hpp"
 #include "tools/max_memory_option.hpp"
+#include "tools/progress_bar.hpp"
 #include "tools/report/report_page.hpp"
 #include "tools/sweep/sweep_evaluate.hpp"
 #include "tools/sweep/sweep_file.hpp"
@@ -21,10 +22,8 @@
 #include <fmt/ostream.h>
 
 #include <filesystem>
-#include <iostream>
 #include <optional>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 namespace railsim::tools {
@@ -46,6 +45,7 @@ struct SweepOptions {
   std::string report_dir;
   std::vector<std::string> merge;  // the shards' folders to join instead of running
   models::WorkLimit limit;         // --max-memory, for each point
+  bool quiet = false;              // no progress line
 };
 
 // nullopt after --help. Checks everything it can before a point runs.
@@ -69,6 +69,7 @@ std::optional<SweepOptions> parse_options(const std::vector<std::string>& args, 
       "write an HTML page of plots and tables of the results, DIR/index.html, and each plot "
       "as DIR/<name>.svg (not with --shard)");
   add_max_memory_option(options, o.limit, "for each point, and --jobs run at once");
+  add_quiet_option(options, o.quiet);
   po::positional_options_description positional;
   positional.add("sweep", 1);
   po::variables_map vm;
@@ -107,8 +108,7 @@ sweep::SweepResults run_sweep_file(const SweepOptions& o) {
   if (!o.shard_text.empty()) {
     run.shard = sweep::parse_shard(o.shard_text);
   }
-  // A progress line helps a person at a terminal and only garbles a batch job's log.
-  run.progress = isatty(STDERR_FILENO) != 0 ? &std::cerr : nullptr;
+  run.progress = progress_stream(o.quiet);
   return sweep::run_points(
       file,
       [&o](const models::scenario::JsonValue& point) {

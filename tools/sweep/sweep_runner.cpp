@@ -5,7 +5,7 @@
 #include "models/scenario/json_reader.hpp"
 #include "sim/input_error.hpp"
 #include "tools/parallel_runs.hpp"
-#include "tools/sweep/progress_bar.hpp"
+#include "tools/progress_bar.hpp"
 #include "tools/sweep/sweep_points.hpp"
 
 #include <exception>

@@ -1,12 +1,12 @@
-// File: tests/tools/sweep/progress_bar_test.cpp
+// File: tests/tools/progress_bar_test.cpp
 // The progress line's text, and that the bar draws only when given a stream.
-#include "tools/sweep/progress_bar.hpp"
+#include "tools/progress_bar.hpp"
 
 #include <gtest/gtest.h>
 
 #include <sstream>
 
-namespace railsim::tools::sweep {
+namespace railsim::tools {
 namespace {
 
 TEST(ProgressBar, LineShowsCountRateAndEta) {
@@ -21,7 +21,7 @@ TEST(ProgressBar, LineShowsCountRateAndEta) {
 
 TEST(ProgressBar, FinishEndsTheLineAndSilentBarWritesNothing) {
   std::ostringstream out;
-  ProgressBar bar(2, &out);
+  ProgressBar bar(2, &out, "pt", std::chrono::milliseconds(0));
   bar.advance();
   bar.advance();
   bar.finish();
@@ -34,5 +34,14 @@ TEST(ProgressBar, FinishEndsTheLineAndSilentBarWritesNothing) {
   EXPECT_EQ(silent.done(), 1U);
 }
 
+TEST(ProgressBar, WorkThatEndsBeforeTheBarShowsDrawsNothing) {
+  std::ostringstream out;
+  ProgressBar bar(3, &out, "size", std::chrono::seconds(60));
+  bar.advance();
+  bar.finish();
+  EXPECT_EQ(out.str(), "");
+  EXPECT_EQ(progress_line(1, 4, 2.0, "size").substr(32), " 1/4  0.5 size/s  ETA 6s");
+}
+
 }  // namespace
-}  // namespace railsim::tools::sweep
+}  // namespace railsim::tools

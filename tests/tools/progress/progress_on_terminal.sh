@@ -1,0 +1,38 @@
+#!/bin/bash
+# Long commands show a progress line with the time left on a terminal, and none when piped.
+# Each command runs under a pseudo-terminal (script -qf) and then piped, killed after at most
+# LIMIT seconds (the line shows after half a second, so a run cut short has drawn it).
+# Usage: progress_on_terminal.sh RAILSIM SCENARIOS_DIR WORKDIR MANIFEST
+set -uo pipefail
+railsim=$1 scenarios=$2 work=$3 manifest=$4
+command -v script > /dev/null || { echo "no script(1): skipped"; exit 77; }
+rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
+
+failed=0
+# Runs "$@" both ways for at most $limit seconds and checks what stderr showed.
+check() {
+  local name=$1 limit=$2
+  shift 2
+  local quoted
+  quoted=$(printf '%q ' "$@")
+  { timeout -s KILL "$limit" script -qfc "$quoted > /dev/null" /dev/null > "$name.tty" 2>&1; } 2> /dev/null
+  { timeout -s KILL "$limit" "$@" > /dev/null 2> "$name.pipe"; } 2> /dev/null
+  if ! grep -q 'ETA' "$name.tty"; then
+    echo "$name: no progress line on a terminal"; failed=1
+  elif grep -q 'ETA' "$name.pipe"; then
+    echo "$name: a progress line when piped"; failed=1
+  else
+    echo "$name: progress on a terminal, none piped"
+  fi
+}
+
+check collective 10 "$railsim" collective --system dgx-h100 --nodes 16 --op all_reduce -b 1M -e 1G
+check run 10 "$railsim" run "$scenarios/dgx-h100-16n.json"
+check step 20 "$railsim" step "$scenarios/megatron-13b-16n.json"
+check diagnose 5 "$railsim" diagnose "$manifest" --system dgx-h100
+# --quiet silences it on a terminal too.
+timeout -s KILL 10 script -qfc "$railsim collective --system dgx-h100 --nodes 16 --op all_reduce -b 1M -e 1G --quiet > /dev/null" /dev/null > quiet.tty 2>&1
+if grep -q 'ETA' quiet.tty; then
+  echo "--quiet: a progress line on a terminal"; failed=1
+fi
+exit $failed
