@@ -3,6 +3,7 @@
 // the libraries report as bad input ends here as `railsim: error: ...` with exit status 2.
 #include "railsim/version.hpp"
 
+#include "models/did_you_mean.hpp"
 #include "sim/assert.hpp"
 #include "sim/input_error.hpp"
 #include "tools/command.hpp"
@@ -81,12 +82,15 @@ int run(int argc, char** argv) {
   }
   const std::string name = argv[command_at];
   const std::vector<std::string> rest(argv + command_at + 1, argv + argc);
+  std::vector<std::string> names;
   for (const Command& command : kCommands) {
     if (name == command.name) {
       return command.run(rest, std::cout);
     }
+    names.emplace_back(command.name);
   }
-  throw sim::InputError("unknown command '" + name + "' (see railsim --help)");
+  throw sim::InputError("unknown command '" + name + "'" + models::did_you_mean(name, names) +
+                        " (railsim --help lists them)");
 }
 
 }  // namespace

@@ -243,6 +243,16 @@ JsonDocument parse_json(std::string_view text, std::string file) {
                               /*ignore_comments=*/false);
   } catch (const Json::parse_error& e) {
     const auto [line, column] = text_position(text, e.byte);
+    // A log or a matrix given where a JSON file belongs fails on its first character; say so
+    // rather than quote the parser ("syntax error ... last read: '#'").
+    const std::size_t first = text.find_first_not_of(" \t\r\n");
+    if (first != std::string_view::npos && text[first] != '{' && text[first] != '[' &&
+        e.byte <= first + 1) {
+      throw ScenarioError::in_text(
+          state->file, line, column,
+          "not JSON (a JSON file starts with '{'): if this is a tool's output, `railsim parse` "
+          "reads it");
+    }
     throw ScenarioError::in_text(state->file, line, column, without_exception_head(e.what()));
   } catch (const Json::exception& e) {
     // A number too large for a double ("1e400") is the one other way parsing fails.

@@ -13,7 +13,9 @@
 namespace railsim::tools {
 
 // Adds --help to `options`, parses `args` into `vm` and notifies. Returns false after printing
-// the help, true when the command should run. Boost's errors propagate (main: exit status 2).
+// the help, true when the command should run. Bad usage is an InputError in railsim's words
+// (an unknown option with the closest one, a missing argument with the usage line, a value of
+// the wrong type with the type expected); main prints it, exit status 2.
 bool parse_command_line(const std::vector<std::string>& args,
                         boost::program_options::options_description& options,
                         const std::string& summary,

@@ -79,6 +79,12 @@ models::scenario::CollectiveWorkload workload_from(const CollectiveArgs& a,
     throw sim::InputError(
         fmt::format("--maxbytes: {} B is below --minbytes {} B", max_bytes, min_bytes));
   }
+  // nccl-tests' factor 1 would repeat -b for ever; railsim ran one row, silently.
+  if (a.factor < 2 && max_bytes > min_bytes) {
+    throw sim::InputError(fmt::format(
+        "--stepfactor: expected at least 2 to step from --minbytes to --maxbytes, got {}",
+        a.factor));
+  }
   if (a.factor < 1) {
     throw sim::InputError(fmt::format("--stepfactor: expected at least 1, got {}", a.factor));
   }
@@ -96,6 +102,9 @@ models::scenario::CollectiveWorkload workload_from(const CollectiveArgs& a,
   }
   if (a.channels) {
     request.channels = *a.channels;
+  }
+  if (a.cross_nic < 0 || a.cross_nic > 2) {
+    throw sim::InputError(fmt::format("--cross-nic: expected 0, 1 or 2, got {}", a.cross_nic));
   }
   request.cross_nic = a.cross_nic;
   if (a.pxn != 0 && a.pxn != 1) {

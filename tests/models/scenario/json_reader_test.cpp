@@ -83,6 +83,17 @@ TEST(JsonReader, ARawNewlineInAStringIsReportedWhereItStands) {
       << message;
 }
 
+TEST(JsonReader, ALogGivenForJsonIsNamedAsNotJson) {
+  // An nccl-tests log starts with '#': the parser fails on its first byte.
+  EXPECT_EQ(error_of([] { parse_json("\n# nccl-tests version 2.17.8\n", "log.txt"); }),
+            "log.txt:2:1: not JSON (a JSON file starts with '{'): if this is a tool's output, "
+            "`railsim parse` reads it");
+  // JSON that goes wrong later keeps the parser's account.
+  EXPECT_EQ(
+      error_of([] { parse_json("{\"a\": #}", "x.json"); }).rfind("x.json:1:7: syntax error", 0),
+      0U);
+}
+
 TEST(JsonReader, SyntaxErrorsWithoutAFileStartWithThePosition) {
   // `[1, 2,, 3]`: the second comma, at column 7, is no value.
   EXPECT_EQ(error_of([] { parse_json("[1, 2,, 3]"); }).rfind("1:7: syntax error", 0), 0U);
