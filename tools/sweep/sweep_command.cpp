@@ -127,6 +127,21 @@ void check_outputs(const SweepOptions& o) {
   }
   check_output_folder(o.out_dir, {"results.csv", "results.json"}, "--out", inputs);
   check_output_folder(o.report_dir, {"index.html"}, "--report", inputs);
+  // Each folder is replaced whole and may hold files only, so neither can hold the other.
+  if (!o.out_dir.empty() && !o.report_dir.empty()) {
+    const std::filesystem::path out = std::filesystem::weakly_canonical(o.out_dir);
+    const std::filesystem::path report = std::filesystem::weakly_canonical(o.report_dir);
+    const auto inside = [](const std::filesystem::path& inner, const std::filesystem::path& outer) {
+      const std::filesystem::path relative = inner.lexically_relative(outer);
+      return !relative.empty() && relative != "." && *relative.begin() != "..";
+    };
+    if (inside(report, out) || inside(out, report)) {
+      throw sim::InputError(fmt::format(
+          "--report {} and --out {}: one inside the other, but railsim replaces each folder "
+          "whole; give them separate folders (or the same one)",
+          o.report_dir, o.out_dir));
+    }
+  }
 }
 
 int run(const SweepOptions& o, std::ostream& out) {

@@ -117,6 +117,15 @@ TEST(SweepCommand, BadInputThrowsAndWritesNothing) {
   EXPECT_NE(error_of({dir + "/missing.json"}).find("missing.json: cannot read"), std::string::npos);
 }
 
+TEST(SweepCommand, AReportInsideTheOutFolderIsRefusedBeforeItRuns) {
+  const std::string dir = sweep_folder("cli-report-inside-out");
+  EXPECT_EQ(error_of({dir + "/rail.json", "--out", dir + "/out", "--report", dir + "/out/report"}),
+            "--report " + dir + "/out/report and --out " + dir +
+                "/out: one inside the other, but railsim replaces each folder whole; give them "
+                "separate folders (or the same one)");
+  EXPECT_FALSE(std::filesystem::exists(dir + "/out"));
+}
+
 TEST(SweepCommand, AMergeOntoOneOfItsShardsIsRefusedBeforeItRuns) {
   const std::string dir = sweep_folder("cli-merge-onto-shard");
   run({dir + "/rail.json", "--shard", "1/2", "--out", dir + "/shard1"});
