@@ -25,6 +25,7 @@
 #include <cmath>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace railsim::tools {
@@ -194,11 +195,16 @@ P2pSetup set_up(const P2pOptions& o) {
   }
   setup.from = parse_endpoint(o.from_text, "from");
   setup.to = parse_endpoint(o.to_text, "to");
-  for (const models::Endpoint* e : {&setup.from, &setup.to}) {
-    if (e->node < 0 || e->node >= spec.nodes || e->gpu < models::kHostMemory ||
-        e->gpu >= static_cast<int>(spec.node.gpus.size())) {
-      throw sim::InputError(fmt::format("--from/--to: node {} GPU {} is not in {} nodes of {}",
-                                        e->node, e->gpu, spec.nodes, o.system_name));
+  for (const auto& [e, option, text] : {std::tuple{&setup.from, "--from", &o.from_text},
+                                        std::tuple{&setup.to, "--to", &o.to_text}}) {
+    if (e->node < 0 || e->node >= spec.nodes) {
+      throw sim::InputError(fmt::format("{} {}: expected a node from 0 to {} ({} has {} nodes)",
+                                        option, *text, spec.nodes - 1, o.system_name, spec.nodes));
+    }
+    if (e->gpu < models::kHostMemory || e->gpu >= static_cast<int>(spec.node.gpus.size())) {
+      throw sim::InputError(fmt::format("{} {}: expected a GPU from 0 to {} (a node of {} has {})",
+                                        option, *text, spec.node.gpus.size() - 1, o.system_name,
+                                        spec.node.gpus.size()));
     }
   }
   setup.sizes = message_sizes(o);
