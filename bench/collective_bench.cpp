@@ -1,9 +1,10 @@
 // File: bench/collective_bench.cpp
 // One collective at cluster scale: an 8 GiB ring AllReduce (Simple protocol, NCCL's channel
 // count, pipelined execution) over every GPU of 16, 128, 1024 and 4096 dgx-h100 nodes (128 to
-// 32,768 GPUs), and a 1 GiB NVLS Tree AllReduce over 16, 128 and 1024. Times building the System
-// and running the collective separately, and reports the simulated bus bandwidth and the process's
-// peak memory (VmHWM). docs/performance.md has the fabric of each size and the commands.
+// 32,768 GPUs); a 1 GiB Tree and NVLS Tree AllReduce over 16, 128 and 1024; a 1 GiB PAT AllGather
+// over one GPU of each of 16, 128 and 1024 nodes. Times building the System and running the
+// collective separately, and reports the simulated bus bandwidth and the process's peak memory
+// (VmHWM). docs/performance.md has the fabric of each size and the commands.
 #include "bench/leaf_spine.hpp"
 
 #include "models/collective/collective_run.hpp"
@@ -50,19 +51,23 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// One AllReduce of `size` (Simple protocol, NCCL's channel count, pipelined execution) over
-// every GPU of state.range(0) dgx-h100 nodes, once per run (registered with one iteration), so
-// the counters are that iteration's.
-void run_all_reduce(benchmark::State& state, models::Algorithm algorithm, sim::Bytes size) {
+// One call of `op` of `size` (Simple protocol, NCCL's channel count, pipelined execution) over
+// every GPU of state.range(0) dgx-h100 nodes, or over one GPU of each with `one_gpu_per_node`,
+// once per run (registered with one iteration), so the counters are that iteration's.
+void run_call(benchmark::State& state,
+              models::CollectiveOp op,
+              models::Algorithm algorithm,
+              sim::Bytes size,
+              bool one_gpu_per_node = false) {
   const auto nodes = static_cast<int>(state.range(0));
   models::SystemSpec spec;
   spec.node = models::node_preset("dgx-h100");
   spec.nodes = nodes;
   spec.fabric = fabric_for(nodes);
-  const int gpus_per_node = static_cast<int>(spec.node.gpus.size());
+  const int gpus_per_node = one_gpu_per_node ? 1 : static_cast<int>(spec.node.gpus.size());
 
   models::CollectiveRequest request;
-  request.op = models::CollectiveOp::kAllReduce;
+  request.op = op;
   request.size = size;
   request.comm = {nodes, gpus_per_node};
   request.algorithm = algorithm;
@@ -105,7 +110,7 @@ void run_all_reduce(benchmark::State& state, models::Algorithm algorithm, sim::B
 
 // NOLINTNEXTLINE(readability-identifier-naming): Google Benchmark's BM_ naming.
 void BM_RingAllReduce(benchmark::State& state) {
-  run_all_reduce(state, models::Algorithm::kRing, sim::gib(8));
+  run_call(state, models::CollectiveOp::kAllReduce, models::Algorithm::kRing, sim::gib(8));
 }
 
 BENCHMARK(BM_RingAllReduce)
@@ -117,20 +122,34 @@ BENCHMARK(BM_RingAllReduce)
     ->Iterations(1)
     ->Unit(benchmark::kSecond);
 
+// NCCL's double binary tree across the nodes, a chain inside each.
+// NOLINTNEXTLINE(readability-identifier-naming): Google Benchmark's BM_ naming.
+void BM_TreeAllReduce(benchmark::State& state) {
+  run_call(state, models::CollectiveOp::kAllReduce, models::Algorithm::kTree, sim::gib(1));
+}
+
 // NVLS inside each node, a double binary tree of 8 heads' NICs across them (NCCL's 16 channels
 // and 8 heads).
 // NOLINTNEXTLINE(readability-identifier-naming): Google Benchmark's BM_ naming.
 void BM_NvlsTreeAllReduce(benchmark::State& state) {
-  run_all_reduce(state, models::Algorithm::kNvlsTree, sim::gib(1));
+  run_call(state, models::CollectiveOp::kAllReduce, models::Algorithm::kNvlsTree, sim::gib(1));
 }
 
-BENCHMARK(BM_NvlsTreeAllReduce)
-    ->ArgName("nodes")
-    ->Arg(16)
-    ->Arg(128)
-    ->Arg(1024)
-    ->Iterations(1)
-    ->Unit(benchmark::kSecond);
+// PAT runs with one GPU per node: log2(nodes) peers per rank.
+// NOLINTNEXTLINE(readability-identifier-naming): Google Benchmark's BM_ naming.
+void BM_PatAllGather(benchmark::State& state) {
+  run_call(state, models::CollectiveOp::kAllGather, models::Algorithm::kPat, sim::gib(1), true);
+}
+
+// 16, 128 and 1,024 nodes, one iteration each.
+void up_to_1024_nodes(benchmark::internal::Benchmark* registered) {
+  registered->ArgName("nodes")->Arg(16)->Arg(128)->Arg(1024)->Iterations(1)->Unit(
+      benchmark::kSecond);
+}
+
+BENCHMARK(BM_TreeAllReduce)->Apply(up_to_1024_nodes);
+BENCHMARK(BM_NvlsTreeAllReduce)->Apply(up_to_1024_nodes);
+BENCHMARK(BM_PatAllGather)->Apply(up_to_1024_nodes);
 
 }  // namespace
 }  // namespace railsim::bench

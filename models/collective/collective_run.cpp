@@ -9,6 +9,8 @@
 #include "models/collective/nvls_plan.hpp"
 #include "models/collective/nvls_tree_lowering.hpp"
 #include "models/collective/nvls_tree_plan.hpp"
+#include "models/collective/pat_lowering.hpp"
+#include "models/collective/pat_plan.hpp"
 #include "models/collective/ring_layout.hpp"
 #include "models/collective/ring_lowering.hpp"
 #include "models/collective/ring_plan.hpp"
@@ -107,7 +109,7 @@ namespace {
 
 // Algorithms this runner can execute, in kAlgorithms order: what `auto` chooses among.
 constexpr std::array kExecutable = {Algorithm::kRing, Algorithm::kTree, Algorithm::kNvls,
-                                    Algorithm::kNvlsTree};
+                                    Algorithm::kNvlsTree, Algorithm::kPat};
 
 bool executable(Algorithm algorithm) {
   return std::find(kExecutable.begin(), kExecutable.end(), algorithm) != kExecutable.end();
@@ -159,6 +161,16 @@ std::string why_not(const TuningTopology& topology,
           "nvlstree needs at least 2 NVLS heads per node; NCCL's NVLS graph finds {} with {} GPUs "
           "per node",
           heads, topology.gpus_per_node);
+    }
+  }
+  if (algorithm == Algorithm::kPat) {
+    if (!is_gather_scatter(op)) {
+      return "pat runs all_gather and reduce_scatter only";
+    }
+    if (topology.gpus_per_node > 1) {
+      return fmt::format(
+          "NCCL enables pat only with one GPU per node (nNodes == nRanks); this call has {}",
+          topology.gpus_per_node);
     }
   }
   if (protocol == Protocol::kLl128 && !topology.intra_nvlink) {
@@ -325,7 +337,7 @@ std::unique_ptr<CollectiveCall> start_collective(const System& system,
   }
   if (request.algorithm && !executable(*request.algorithm)) {
     throw sim::InputError(
-        fmt::format("algorithm {} is not modelled yet; ring, tree, nvls and nvlstree are "
+        fmt::format("algorithm {} is not modelled yet; ring, tree, nvls, nvlstree and pat are "
                     "(docs/validation.md)",
                     algorithm_name(*request.algorithm)));
   }
@@ -434,8 +446,26 @@ std::unique_ptr<CollectiveCall> start_collective(const System& system,
           [&] { return nvls_tree_dag(system, plan, timing, traced); },
           [&] { return nvls_tree_pipeline(system, network, std::move(plan), timing, traced); });
     }
-    case Algorithm::kPat:
-      break;
+    case Algorithm::kPat: {
+      PatPlan plan = make_pat_plan(request.op, request.size, comm, channels);
+      chosen.execution = execution_for(request, plan.transfer_count());
+      PatTiming timing;
+      timing.network = timing_for(topology, algorithm, protocol, channels, request);
+      // NCCL's PAT model charges a dimension the hop latency over kPatHopDivisor and each
+      // rank's portion kPatRankUs (nccl:src/graph/tuning.cc).
+      const auto step_latency = [&](HopKind hop) {
+        return from_us(hop_latency_us(hop, algorithm, protocol) / kPatHopDivisor) +
+               request.calibration.step(protocol);
+      };
+      timing.network.intra_hop_latency =
+          step_latency(topology.intra_nvlink ? HopKind::kNvlink : HopKind::kPci);
+      timing.network.inter_hop_latency = step_latency(HopKind::kNet);
+      timing.per_portion = from_us(kPatRankUs);
+      return execute(
+          network, simulator, timing.network.base_latency, trace, std::move(report),
+          [&] { return pat_dag(system, plan, timing, traced); },
+          [&] { return pat_pipeline(system, network, std::move(plan), timing, traced); });
+    }
   }
   RAILSIM_UNREACHABLE("only executable algorithms are selected");
 }

@@ -22,6 +22,10 @@ inline constexpr std::array kAlgorithms = {Algorithm::kRing, Algorithm::kTree, A
                                            Algorithm::kNvlsTree, Algorithm::kPat};
 inline constexpr std::array kProtocols = {Protocol::kLl, Protocol::kLl128, Protocol::kSimple};
 
+constexpr bool is_gather_scatter(CollectiveOp op) {
+  return op == CollectiveOp::kAllGather || op == CollectiveOp::kReduceScatter;
+}
+
 // "all_reduce", "all_gather", "reduce_scatter", "broadcast": the nccl-tests program stems.
 constexpr std::string_view op_name(CollectiveOp op) {
   switch (op) {

@@ -158,10 +158,6 @@ inline bool sm90_or_later(GpuArch arch) {
   return arch == GpuArch::kHopper || arch == GpuArch::kBlackwell;
 }
 
-inline bool is_gather_scatter(CollectiveOp op) {
-  return op == CollectiveOp::kAllGather || op == CollectiveOp::kReduceScatter;
-}
-
 inline bool is_nvls(Algorithm algorithm) {
   return algorithm == Algorithm::kNvls || algorithm == Algorithm::kNvlsTree;
 }

@@ -128,7 +128,7 @@ double model_latency_us(const TuningTopology& topology,
     case Algorithm::kNvlsTree:
       return base + intra + 2.0 * levels * inter;
     case Algorithm::kPat:
-      return base + levels * inter / 3.5 + 2.8 * ranks_of(topology);
+      return base + levels * inter / kPatHopDivisor + kPatRankUs * ranks_of(topology);
   }
   RAILSIM_UNREACHABLE("every Algorithm has a latency formula");
 }

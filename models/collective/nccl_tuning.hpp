@@ -75,6 +75,11 @@ enum class HopKind { kNvlink, kPci, kNet };
 double base_latency_us(Algorithm algorithm, Protocol protocol);
 double hop_latency_us(HopKind hop, Algorithm algorithm, Protocol protocol);
 
+// NCCL's PAT latency model (nccl:src/graph/tuning.cc): each dimension costs the network hop
+// latency divided by kPatHopDivisor, and each rank kPatRankUs (the handling of its portion).
+inline constexpr double kPatHopDivisor = 3.5;
+inline constexpr double kPatRankUs = 2.8;
+
 // NCCL_NET_OVERHEAD: 1 us Intel and other, 2 us AMD, x3 for Simple.
 double net_overhead_us(CpuVendor cpu, Protocol protocol);
 

@@ -74,6 +74,18 @@ constexpr sim::Bytes nvls_chunk(sim::Bytes bytes, int channels, int heads) {
   return sim::bytes(chunk);
 }
 
+// PAT's chunk of each rank's portion (nccl:src/enqueue.cc calcCollChunking, PAT branches): one
+// Simple buffer step, halved down to 64 KiB while channels x the chunk x 32 (AllGather) or x 16
+// (ReduceScatter) exceeds the call's bytes, so that a small call still makes several loops.
+constexpr sim::Bytes pat_chunk(CollectiveOp op, sim::Bytes bytes, int channels) {
+  const std::int64_t loops = op == CollectiveOp::kAllGather ? 32 : 16;
+  std::int64_t chunk = one_step_chunk(Protocol::kSimple).count;
+  while (chunk * channels * loops > bytes.count && chunk > 65'536) {
+    chunk /= 2;
+  }
+  return sim::bytes(chunk);
+}
+
 // NVLS Tree AllReduce's chunk (nccl:src/enqueue.cc calcCollChunking, NVLS_TREE branch):
 // NCCL_NVLS_CHUNKSIZE, at most 64 KiB from 4 nodes up (NCCL_NVLSTREE_MAX_CHUNKSIZE unset), then
 // cut to 256 / 128 / 64 / 32 KiB when the call is under 32 / 16 / 4 / 1 x concurrent operations x

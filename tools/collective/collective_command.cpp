@@ -139,7 +139,7 @@ std::optional<CollectiveOptions> parse_options(const std::vector<std::string>& a
       "oversub", po::value(&o.oversub), "override the leaf uplink oversubscription, e.g. 2:1")(
       "routing", po::value(&o.routing), "override the routing: ecmp or adaptive")(
       "algo", po::value(&a.algo)->default_value("auto"),
-      "ring, tree, nvls, nvlstree or auto (NCCL_ALGO; pat is not modelled)")(
+      "ring, tree, nvls, nvlstree, pat or auto (NCCL_ALGO)")(
       "proto", po::value(&a.proto)->default_value("auto"),
       "simple, ll128, ll or auto (NCCL_PROTO)")(
       "nchannels", po::value(&channels), "channels, as NCCL_MIN_NCHANNELS=NCCL_MAX_NCHANNELS")(

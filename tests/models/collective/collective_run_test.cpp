@@ -234,7 +234,7 @@ TEST(CollectiveRun, MisalignedRailsAtTwoToOneLoseToAlignedAndAlignedIgnoresTheUp
 TEST(CollectiveRun, RejectsWhatItCannotRun) {
   Testbed bed(2);
   // Tree and NVLS Tree run AllReduce only; NVLS needs a single NVSwitch node here (CollNet is not
-  // modelled); PAT is not executed (docs/validation.md).
+  // modelled); PAT needs one GPU per node.
   CollectiveRequest tree = ring(CollectiveOp::kAllGather, sim::mib(1), Protocol::kSimple, 8);
   tree.algorithm = Algorithm::kTree;
   EXPECT_THROW(bed.run(tree), sim::InputError);
