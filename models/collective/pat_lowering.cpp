@@ -189,8 +189,10 @@ GroupPipeline pat_pipeline(const System& system,
     if (shared) {
       pat->portions.push_back(loops);
     }
-    // The nearest step carries the most.
-    most.push_back(*std::max_element(carried.begin(), carried.end()));
+    // The channel's floor (channel_timing.hpp) is one pace for all its connections, which here
+    // carry unequal bytes at the flow groups' common rate: each moved at least the lightest
+    // one's bytes over the drain, and no more than its own, so the lightest sets the floor.
+    most.push_back(*std::min_element(carried.begin(), carried.end()));
     pipeline.channels[at(c)] = connection_groups(flat_paths, carried, timing.network);
     if (traced) {
       pipeline.senders.push_back(std::move(senders));

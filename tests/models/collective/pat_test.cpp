@@ -173,9 +173,7 @@ TEST(PatRun, LargeCallsAreBoundByTheNics) {
 
 // The chunk run moves every message as its own flows, max-min shared; the pipelined run moves
 // each channel's connections as flow groups and times the messages by slice sharing or the
-// recurrence (pat_lowering.hpp). Measured: equal where the NICs bind throughout, the pipelined
-// run up to 2.2% faster where the fill matters (AllGather, 16 nodes, 32 MiB: two loops per
-// channel, 674.6 us chunk-accurate, 659.9 pipelined, the NICs' bound 640 us), so 2.5% here.
+// recurrence (pat_lowering.hpp), no connection below the pace of the channel's lightest one.
 TEST(PatRun, ExecutionsAgree) {
   for (const auto& [nodes, size] : {std::pair{10, sim::mib(2)}, std::pair{10, sim::mib(8)},
                                     std::pair{16, sim::mib(32)}, std::pair{33, sim::mib(16)}}) {
@@ -193,7 +191,7 @@ TEST(PatRun, ExecutionsAgree) {
           "{} {} nodes {} B: chunk {:.2f} us, pipelined {:.2f} us ({:+.2f}%)", op_name(op), nodes,
           size.count, chunk * 1e6, pipelined * 1e6, (pipelined / chunk - 1.0) * 100.0);
       std::cout << "  " << times << "\n";
-      EXPECT_NEAR(pipelined, chunk, 0.025 * chunk) << times;
+      EXPECT_NEAR(pipelined, chunk, 0.02 * chunk) << times;
     }
   }
 }
