@@ -199,7 +199,7 @@ TEST(PatRun, ExecutionsAgree) {
 TEST(PatRun, AutoPicksItWhereNcclsTunerDoes) {
   // One GPU per node: NCCL's model prices PAT at 8 + log2(n) x 4 + 2.8 n us and 0.75 of the
   // ring's bandwidth, so it wins the small and middle sizes, and the ring the largest (on 10
-  // nodes PAT to 16 MiB, nccl_selection_test.cpp has the tuner's side).
+  // nodes PAT to 4 MiB).
   CollectiveBed bed(10, 1);
   EXPECT_EQ(
       bed.run(CollectiveOp::kAllGather, sim::kib(64), std::nullopt, std::nullopt, std::nullopt)
