@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace railsim::calibrate::check {
@@ -36,6 +37,13 @@ struct Finding {
   Verdict verdict = Verdict::kPass;
   Severity severity = Severity::kNone;
   std::string next;  // what to check next (failures), or why it was skipped
+
+  // A failure of `level`, with what to check next.
+  void fail(Severity level, std::string what_next) {
+    verdict = Verdict::kFail;
+    severity = level;
+    next = std::move(what_next);
+  }
 };
 
 struct CheckReport {

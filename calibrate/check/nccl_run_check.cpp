@@ -153,11 +153,9 @@ void check_prediction(const NcclEvidence& run,
   if (median >= 1.0 - kNcclTolerance) {
     f.verdict = Verdict::kPass;
   } else {
-    f.verdict = Verdict::kFail;
-    f.severity = Severity::kMajor;
-    f.next =
-        "slower than the design allows: if its RDMA pairs pass, look at NCCL's choices "
-        "(NCCL_DEBUG=INFO: channels, NICs per GPU, GDR, PXN) and at the affinity layer";
+    f.fail(Severity::kMajor,
+           "slower than the design allows: if its RDMA pairs pass, look at NCCL's choices "
+           "(NCCL_DEBUG=INFO: channels, NICs per GPU, GDR, PXN) and at the affinity layer");
   }
   out.push_back(std::move(f));
 }
@@ -248,19 +246,20 @@ void check_nccl_affinity(const NcclEvidence& run,
     return;
   }
   const auto [best, row] = best_busbw(run.log.output);
-  f.verdict = Verdict::kFail;
-  f.severity = Severity::kMajor;
-  f.next = fmt::format(
-      "the job's GPUs ({}) reach {} of its NICs only beyond {}: that traffic goes through host "
-      "memory without GPUDirect RDMA, across the PCIe root or the socket link, so the job's "
-      "ceiling is its {} near NIC{}: {:.0f} GB/s per node, not the {:.0f} GB/s its {} NICs add up "
-      "to{}. Give each NIC a GPU beside it ({}), or list only the near NICs in NCCL_IB_HCA",
-      gpu_list(run.gpus), far.size(), to_string(level), near.size(), near.size() == 1 ? "" : "s",
-      rate * static_cast<double>(near.size()), rate * used, used,
-      row == nullptr ? ""
-                     : fmt::format(" (the best busbw measured is {:.2f} GB/s, at {})", best,
-                                   size_text(row->size_bytes)),
-      remedy.empty() ? "the design has none" : fmt::format("{}", fmt::join(remedy, ", ")));
+  f.fail(
+      Severity::kMajor,
+      fmt::format(
+          "the job's GPUs ({}) reach {} of its NICs only beyond {}: that traffic goes through host "
+          "memory without GPUDirect RDMA, across the PCIe root or the socket link, so the job's "
+          "ceiling is its {} near NIC{}: {:.0f} GB/s per node, not the {:.0f} GB/s its {} NICs "
+          "add up to{}. Give each NIC a GPU beside it ({}), or list only the near NICs in "
+          "NCCL_IB_HCA",
+          gpu_list(run.gpus), far.size(), to_string(level), near.size(),
+          near.size() == 1 ? "" : "s", rate * static_cast<double>(near.size()), rate * used, used,
+          row == nullptr ? ""
+                         : fmt::format(" (the best busbw measured is {:.2f} GB/s, at {})", best,
+                                       size_text(row->size_bytes)),
+          remedy.empty() ? "the design has none" : fmt::format("{}", fmt::join(remedy, ", "))));
   out.push_back(std::move(f));
 }
 

@@ -47,13 +47,12 @@ void check_network(const NcclEvidence& run, std::vector<Finding>& out) {
     out.push_back(std::move(f));
     return;
   }
-  f.verdict = Verdict::kFail;
-  f.severity = Severity::kMajor;
-  f.next = run.env_value("NCCL_IB_DISABLE").value_or("0") != "0"
-               ? "the job set NCCL_IB_DISABLE, so NCCL used TCP: unset it"
-               : "NCCL found no usable RDMA device and fell back to TCP: check that the NICs "
-                 "are up (ibstat), that NCCL_IB_HCA names them, and that the verbs library and "
-                 "any NCCL net plugin are in the job's environment";
+  f.fail(Severity::kMajor,
+         run.env_value("NCCL_IB_DISABLE").value_or("0") != "0"
+             ? "the job set NCCL_IB_DISABLE, so NCCL used TCP: unset it"
+             : "NCCL found no usable RDMA device and fell back to TCP: check that the NICs "
+               "are up (ibstat), that NCCL_IB_HCA names them, and that the verbs library and "
+               "any NCCL net plugin are in the job's environment");
   out.push_back(std::move(f));
 }
 
@@ -107,12 +106,10 @@ void check_gdr(const NcclEvidence& run,
     out.push_back(std::move(f));
     return;
   }
-  f.verdict = Verdict::kFail;
-  f.severity = Severity::kMajor;
-  f.next =
-      "NCCL stages every inter-node byte through host memory: check that the GPU peer-memory "
-      "module is loaded (lsmod | grep peermem, or dma-buf support), NCCL_NET_GDR_LEVEL, and "
-      "that ACS is off on the PCIe switches";
+  f.fail(Severity::kMajor,
+         "NCCL stages every inter-node byte through host memory: check that the GPU peer-memory "
+         "module is loaded (lsmod | grep peermem, or dma-buf support), NCCL_NET_GDR_LEVEL, and "
+         "that ACS is off on the PCIe switches");
   out.push_back(std::move(f));
 }
 

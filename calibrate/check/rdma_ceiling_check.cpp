@@ -131,12 +131,10 @@ void check_run(const ClusterEvidence& evidence,
   if (row->out_of_place.busbw_GBps >= (1.0 - kNcclTolerance) * ceiling_busbw) {
     f.verdict = Verdict::kPass;
   } else {
-    f.verdict = Verdict::kFail;
-    f.severity = Severity::kMajor;
-    f.next =
-        "RDMA fine, NCCL slow: its RDMA pairs do not explain it; look at what NCCL chose "
-        "(NCCL_DEBUG=INFO: the NICs per GPU, channels, GDRDMA or not, PXN), at the affinity "
-        "layer and at NCCL_IB_HCA";
+    f.fail(Severity::kMajor,
+           "RDMA fine, NCCL slow: its RDMA pairs do not explain it; look at what NCCL chose "
+           "(NCCL_DEBUG=INFO: the NICs per GPU, channels, GDRDMA or not, PXN), at the affinity "
+           "layer and at NCCL_IB_HCA");
   }
   out.push_back(std::move(f));
 }

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <fstream>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -58,6 +59,22 @@ bool sync_to_disk(const std::filesystem::path& path, int flags) {
   ::close(fd);
   errno = saved;
   return synced;
+}
+
+bool write_synced(const std::filesystem::path& path,
+                  const std::function<void(std::ostream&)>& write) {
+  {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    if (!out) {
+      return false;
+    }
+    write(out);
+    out.close();
+    if (!out) {
+      return false;
+    }
+  }
+  return sync_to_disk(path, O_RDONLY);
 }
 
 std::filesystem::path folder_of(const std::filesystem::path& target) {

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <functional>
 #include <optional>
+#include <ostream>
 #include <string>
 
 namespace railsim::tools {
@@ -43,6 +44,11 @@ class TemporaryBeside {
 // Flushes what was written to `path` (a file, or a folder's entries with O_DIRECTORY) to the
 // disk; false with errno set on failure.
 bool sync_to_disk(const std::filesystem::path& path, int flags);
+
+// Writes `path` afresh with what `write` puts out, then flushes it to the disk; false with errno
+// set on failure.
+bool write_synced(const std::filesystem::path& path,
+                  const std::function<void(std::ostream&)>& write);
 
 // The folder that holds `target` ("." for a bare name).
 std::filesystem::path folder_of(const std::filesystem::path& target);

@@ -9,7 +9,6 @@
 #include <cerrno>
 #include <fcntl.h>
 #include <filesystem>
-#include <fstream>
 
 namespace railsim::tools {
 namespace {
@@ -35,23 +34,8 @@ void write_output_file(const std::string& path,
   const fs::path target(path);
   errno = 0;
   TemporaryBeside temporary(target, TemporaryBeside::Kind::kFile);
-  const bool written = [&] {
-    if (!temporary.path()) {
-      return false;
-    }
-    {
-      std::ofstream out(*temporary.path(), std::ios::binary | std::ios::trunc);
-      if (!out) {
-        return false;
-      }
-      write(out);
-      out.close();
-      if (!out) {
-        return false;
-      }
-    }
-    return sync_to_disk(*temporary.path(), O_RDONLY) && publish(temporary, target);
-  }();
+  const bool written =
+      temporary.path() && write_synced(*temporary.path(), write) && publish(temporary, target);
   if (!written) {
     throw sim::InputError(fmt::format("{}: cannot write {}: {}", option, path, last_error()));
   }

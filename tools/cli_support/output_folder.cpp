@@ -10,7 +10,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <fcntl.h>
-#include <fstream>
+#include <optional>
 
 namespace railsim::tools {
 namespace {
@@ -70,16 +70,20 @@ std::vector<fs::path> carried_entries(const fs::path& target,
   return carried;
 }
 
-bool write_synced(const fs::path& path, const std::string& text) {
-  {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    out.close();
-    if (!out) {
-      return false;
-    }
+// What an existing `target` holds to be carried across, or nullopt when there is none yet; a
+// target that is not a folder is refused.
+std::optional<std::vector<fs::path>> existing_entries(const fs::path& target,
+                                                      const std::vector<std::string>& names,
+                                                      const char* option,
+                                                      const std::string& folder) {
+  std::error_code error;
+  if (!fs::exists(target, error)) {
+    return std::nullopt;
   }
-  return sync_to_disk(path, O_RDONLY);
+  if (!fs::is_directory(target, error)) {
+    fail(option, folder, "it exists and is not a folder");
+  }
+  return carried_entries(target, names, option, folder);
 }
 
 // A hard link keeps the user's file itself; a file system without them gets a copy.
@@ -142,13 +146,8 @@ void check_output_folder(const std::string& folder,
   for (const std::string& name : names) {
     check_not_an_input((target / name).string(), option, inputs);
   }
+  static_cast<void>(existing_entries(target, names, option, folder));
   std::error_code error;
-  if (fs::exists(target, error)) {
-    if (!fs::is_directory(target, error)) {
-      fail(option, folder, "it exists and is not a folder");
-    }
-    static_cast<void>(carried_entries(target, names, option, folder));
-  }
   // Creates nothing that stays: a failed run leaves no empty folders. The probe goes where the
   // first folder will be created, the nearest of the target's folders that exists.
   fs::path at = target;
@@ -180,22 +179,23 @@ void publish_output_folder(const std::string& folder,
   if (error) {
     fail(option, folder, error.message());
   }
-  const bool replacing = fs::exists(target, error);
-  if (replacing && !fs::is_directory(target, error)) {
-    fail(option, folder, "it exists and is not a folder");
-  }
-  const std::vector<fs::path> carried =
-      replacing ? carried_entries(target, names_of(files), option, folder)
-                : std::vector<fs::path>{};
+  const std::optional<std::vector<fs::path>> existing =
+      existing_entries(target, names_of(files), option, folder);
+  const bool replacing = existing.has_value();
+  const std::vector<fs::path> carried = existing.value_or(std::vector<fs::path>{});
   errno = 0;
   TemporaryBeside staging(target, TemporaryBeside::Kind::kFolder);
   if (!staging.path()) {
     fail(option, folder, last_error());
   }
   const fs::path& dir = *staging.path();
-  for (const auto& [name, text] : files) {
+  for (const auto& [name, contents] : files) {
+    // The lambda takes a reference: the clang that runs clang-tidy cannot capture a binding.
+    const std::string& text = contents;
     errno = 0;
-    if (!write_synced(dir / name, text)) {
+    if (!write_synced(dir / name, [&text](std::ostream& out) {
+          out.write(text.data(), static_cast<std::streamsize>(text.size()));
+        })) {
       fail(option, folder, last_error());
     }
     step();
