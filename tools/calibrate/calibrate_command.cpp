@@ -17,6 +17,7 @@
 #include "sim/input_error.hpp"
 #include "sim/median.hpp"
 #include "tools/cli_support/command_line.hpp"
+#include "tools/cli_support/named_choice.hpp"
 #include "tools/cli_support/output_checks.hpp"
 #include "tools/cli_support/output_file.hpp"
 #include "tools/command.hpp"
@@ -32,6 +33,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace railsim::tools {
@@ -45,16 +47,13 @@ std::vector<const calibrate::fit::ModelParameter*> parameters_named(const std::s
   while (start <= list.size()) {
     const std::size_t comma = std::min(list.find(',', start), list.size());
     const std::string name = list.substr(start, comma - start);
-    const calibrate::fit::ModelParameter* p = calibrate::fit::find_model_parameter(name);
-    if (p == nullptr) {
-      std::string names;
-      for (const calibrate::fit::ModelParameter& q : calibrate::fit::model_parameters()) {
-        names += names.empty() ? "" : ", ";
-        names += q.name;
-      }
-      throw sim::InputError(
-          fmt::format("--fit: unknown parameter '{}' (expected some of: {})", name, names));
+    std::vector<std::string_view> names;
+    for (const calibrate::fit::ModelParameter& q : calibrate::fit::model_parameters()) {
+      names.emplace_back(q.name);
     }
+    // An unknown name is refused with the names and the closest one.
+    const calibrate::fit::ModelParameter* p =
+        &calibrate::fit::model_parameters()[named_index("--fit", name, names)];
     if (std::find(out.begin(), out.end(), p) == out.end()) {
       out.push_back(p);
     }
