@@ -28,6 +28,13 @@ std::optional<LoadedProfile> load_profile(const std::string& path) {
 void apply_profile(const LoadedProfile& loaded,
                    models::SystemSpec& system,
                    models::CollectiveCalibration& calibration) {
+  const calibrate::fit::Profile& profile = loaded.profile;
+  if (!profile.node.empty() && profile.node != system.node.name) {
+    fmt::print(stderr,
+               "railsim: warning: {}: fitted on {} nodes (--system {}), applied to {} nodes: its "
+               "parameters describe other hardware\n",
+               loaded.path, profile.node, profile.system, system.node.name);
+  }
   calibrate::fit::CalibratedModel model{system, calibration};
   calibrate::fit::apply_profile(loaded.profile, model);
   system = model.system;

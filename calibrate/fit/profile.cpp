@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <set>
 
 namespace railsim::calibrate::fit {
@@ -127,9 +128,11 @@ std::string content_hash(std::string_view content) {
 
 Profile make_profile(const Calibration& calibration,
                      std::string system,
+                     std::string node,
                      std::vector<ProfileInput> inputs) {
   Profile p;
   p.system = std::move(system);
+  p.node = std::move(node);
   std::vector<std::size_t> fitted;
   for (std::size_t j = 0; j < calibration.parameters.size(); ++j) {
     const FittedParameter& f = calibration.parameters[j];
@@ -161,6 +164,7 @@ std::string profile_json(const Profile& p) {
   doc["format"] = kFormatName;
   doc["version"] = kFormatVersion;
   doc["system"] = p.system;
+  doc["node"] = p.node;
   nlohmann::ordered_json parameters = nlohmann::ordered_json::array();
   for (const ProfileParameter& q : p.parameters) {
     parameters.push_back({{"name", q.parameter->name},
@@ -226,14 +230,17 @@ std::string profile_json(const Profile& p) {
 Profile read_profile(const std::string& path) {
   const models::scenario::JsonDocument document = models::scenario::load_json_file(path);
   const JsonValue root = document.root();
-  root.expect_keys({"format", "version", "system", "parameters", "covariance", "fit", "inputs",
-                    "range", "residuals"});
+  root.expect_keys({"format", "version", "system", "node", "parameters", "covariance", "fit",
+                    "inputs", "range", "residuals"});
   if (root.at("format").as_string() != kFormatName) {
     throw root.at("format").error(fmt::format("expected \"{}\"", kFormatName));
   }
   (void)root.at("version").as_integer(kFormatVersion, kFormatVersion);
   Profile p;
   p.system = root.at("system").as_string();
+  if (const std::optional<JsonValue> node = root.find("node")) {
+    p.node = node->as_string();
+  }
   for (const JsonValue& e : root.at("parameters").elements()) {
     e.expect_keys({"name", "unit", "value", "sigma", "status", "default"});
     ProfileParameter q;

@@ -43,6 +43,7 @@ struct CalibratedRange {
 
 struct Profile {
   std::string system;  // the --system it was fitted on
+  std::string node;    // that system's node model ("dgx-a100"); empty in older profiles
   std::vector<ProfileParameter> parameters;
   // Covariance between the kFitted parameters, in the order they appear in `parameters`.
   std::vector<std::vector<double>> covariance;
@@ -60,6 +61,7 @@ std::string content_hash(std::string_view content);
 
 Profile make_profile(const Calibration& calibration,
                      std::string system,
+                     std::string node,
                      std::vector<ProfileInput> inputs);
 
 // The profile as JSON text (two-space indented, stable key order).

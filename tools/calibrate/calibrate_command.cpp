@@ -300,8 +300,8 @@ int run_fit(const CalibrateOptions& o,
       o.fit_list.empty() ? calibrate::fit::default_parameters(set) : parameters_named(o.fit_list);
   const std::vector<calibrate::fit::RowCheck> before = calibrate::fit::check_rows(start, set);
   const calibrate::fit::Calibration calibration = calibrate::fit::calibrate(start, set, parameters);
-  const std::string text = calibrate::fit::profile_json(
-      calibrate::fit::make_profile(calibration, o.system_name, std::move(read.inputs)));
+  const std::string text = calibrate::fit::profile_json(calibrate::fit::make_profile(
+      calibration, o.system_name, start.system.node.name, std::move(read.inputs)));
   write_output_file(o.output, text, "-o");
 
   fmt::print(out, "# railsim calibrate: {} rows, system {}\n", set.rows.size(), o.system_name);

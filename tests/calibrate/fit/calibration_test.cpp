@@ -117,7 +117,8 @@ TEST(Calibration, ProfileSurvivesItsJsonAndAppliesOnlyWhatWasFitted) {
   const Calibration c = calibrate(preset_model("dgx-h100"), set,
                                   {find_model_parameter("nic_processing_latency_us"),
                                    find_model_parameter("nvlink_efficiency")});
-  const Profile made = make_profile(c, "dgx-h100", {{"a.txt", "perftest", content_hash("abc")}});
+  const Profile made =
+      make_profile(c, "dgx-h100", "dgx-h100", {{"a.txt", "perftest", content_hash("abc")}});
   // FNV-1a 64 of "abc", from the algorithm's published test vectors.
   EXPECT_EQ(made.inputs[0].hash, "e71fa2190541574b");
   const std::string path = ::testing::TempDir() + "/railsim_profile_test.json";
@@ -126,6 +127,7 @@ TEST(Calibration, ProfileSurvivesItsJsonAndAppliesOnlyWhatWasFitted) {
     out << profile_json(made);
   }
   const Profile read = read_profile(path);
+  EXPECT_EQ(read.node, "dgx-h100");
   ASSERT_EQ(read.parameters.size(), 2U);
   EXPECT_EQ(read.parameters[0].status, VariableStatus::kFitted);
   EXPECT_EQ(read.parameters[1].status, VariableStatus::kNotInformed);
