@@ -8,6 +8,7 @@
 #include "calibrate/parse/tool_output.hpp"
 #include "sim/input_error.hpp"
 #include "tools/cli_support/command_line.hpp"
+#include "tools/cli_support/csv_row.hpp"
 #include "tools/cli_support/output_format.hpp"
 #include "tools/command.hpp"
 #include "tools/strict_option.hpp"
@@ -390,30 +391,11 @@ Csv to_csv(const parse::LspciOutput& output) {
   return csv;
 }
 
-// RFC 4180: a cell holding a comma, quote or line break is quoted (CPU lists hold commas).
-std::string csv_quoted(const std::string& cell) {
-  if (cell.find_first_of(",\"\n\r") == std::string::npos) {
-    return cell;
-  }
-  std::string out = "\"";
-  for (const char c : cell) {
-    out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  }
-  return out + "\"";
-}
-
+// CPU lists hold commas: csv_row quotes them.
 void print_csv(std::ostream& out, const Csv& csv) {
-  const auto print_row = [&](const CsvRow& row) {
-    std::vector<std::string> cells;
-    cells.reserve(row.size());
-    for (const std::string& cell : row) {
-      cells.push_back(csv_quoted(cell));
-    }
-    fmt::print(out, "{}\n", fmt::join(cells, ","));
-  };
-  print_row(csv.header);
+  out << csv_row(csv.header);
   for (const CsvRow& row : csv.rows) {
-    print_row(row);
+    out << csv_row(row);
   }
 }
 

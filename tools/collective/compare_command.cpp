@@ -4,6 +4,7 @@
 // system's bus bandwidth as a ratio to the first's: how much a design choice costs.
 #include "sim/input_error.hpp"
 #include "tools/cli_support/command_line.hpp"
+#include "tools/cli_support/csv_row.hpp"
 #include "tools/collective/size_series.hpp"
 #include "tools/command.hpp"
 #include "tools/max_memory_option.hpp"
@@ -114,9 +115,12 @@ void print_csv(std::ostream& out, const std::vector<Compared>& systems) {
   for (std::size_t i = 0; i < first.rows.size(); ++i) {
     for (const Compared& c : systems) {
       const SeriesRow& row = c.series.rows[i];
-      fmt::print(out, "{},{},{:.3f},{:.4f},{:.4f},{:.4f}\n", row.size, c.series.system_name,
-                 sim::to_us(row.result.time), row.result.algbw_GBps, row.result.busbw_GBps,
-                 ratio(row, first.rows[i]));
+      // The system's name may be a path with commas in it.
+      out << csv_row({fmt::format("{}", row.size), c.series.system_name,
+                      fmt::format("{:.3f}", sim::to_us(row.result.time)),
+                      fmt::format("{:.4f}", row.result.algbw_GBps),
+                      fmt::format("{:.4f}", row.result.busbw_GBps),
+                      fmt::format("{:.4f}", ratio(row, first.rows[i]))});
     }
   }
 }

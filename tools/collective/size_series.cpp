@@ -10,6 +10,7 @@
 #include "sim/link_load_trace.hpp"
 #include "sim/simulator.hpp"
 #include "tools/chrome_trace.hpp"
+#include "tools/cli_support/csv_row.hpp"
 #include "tools/progress_bar.hpp"
 
 #include <fmt/format.h>
@@ -281,23 +282,34 @@ void print_json(std::ostream& out, const SizeSeries& series) {
 
 void print_csv(std::ostream& out, const SizeSeries& series) {
   const bool band = !series.time_sigma_us.empty();
-  fmt::print(out,
-             "op,nodes,ranks,size_bytes,count,algo,proto,channels,exec,time_us,algbw_GBps,"
-             "busbw_GBps{}\n",
-             band ? ",time_sigma_us,busbw_sigma_GBps" : "");
+  std::vector<std::string> header = {"op",    "nodes",   "ranks",      "size_bytes",
+                                     "count", "algo",    "proto",      "channels",
+                                     "exec",  "time_us", "algbw_GBps", "busbw_GBps"};
+  if (band) {
+    header.insert(header.end(), {"time_sigma_us", "busbw_sigma_GBps"});
+  }
+  out << csv_row(header);
   const models::Communicator& comm = series.request.comm;
   for (std::size_t i = 0; i < series.rows.size(); ++i) {
     const SeriesRow& row = series.rows[i];
     const models::CollectiveResult& r = row.result;
-    fmt::print(out, "{},{},{},{},{},{},{},{},{},{:.3f},{:.4f},{:.4f}",
-               models::op_name(series.request.op), comm.nodes, comm.ranks(), row.size, row.count,
-               models::algorithm_name(r.algorithm), models::protocol_name(r.protocol), r.channels,
-               models::execution_name(r.execution), sim::to_us(r.time), r.algbw_GBps, r.busbw_GBps);
+    std::vector<std::string> fields = {std::string(models::op_name(series.request.op)),
+                                       fmt::format("{}", comm.nodes),
+                                       fmt::format("{}", comm.ranks()),
+                                       fmt::format("{}", row.size),
+                                       fmt::format("{}", row.count),
+                                       std::string(models::algorithm_name(r.algorithm)),
+                                       std::string(models::protocol_name(r.protocol)),
+                                       fmt::format("{}", r.channels),
+                                       std::string(models::execution_name(r.execution)),
+                                       fmt::format("{:.3f}", sim::to_us(r.time)),
+                                       fmt::format("{:.4f}", r.algbw_GBps),
+                                       fmt::format("{:.4f}", r.busbw_GBps)};
     if (band) {
-      fmt::print(out, ",{:.3f},{:.4f}", series.time_sigma_us[i],
-                 busbw_sigma(row, series.time_sigma_us[i]));
+      fields.push_back(fmt::format("{:.3f}", series.time_sigma_us[i]));
+      fields.push_back(fmt::format("{:.4f}", busbw_sigma(row, series.time_sigma_us[i])));
     }
-    fmt::print(out, "\n");
+    out << csv_row(fields);
   }
 }
 

@@ -6,6 +6,7 @@
 
 #include "models/scenario/json_reader.hpp"
 #include "sim/input_error.hpp"
+#include "tools/cli_support/csv_row.hpp"
 #include "tools/cli_support/output_folder.hpp"
 #include "tools/sweep/sweep_file.hpp"
 
@@ -23,18 +24,6 @@ namespace railsim::tools::sweep {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-// RFC 4180: a field with a comma, a quote or a line break is quoted, its quotes doubled.
-std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\r\n") == std::string::npos) {
-    return text;
-  }
-  std::string out = "\"";
-  for (const char c : text) {
-    out += c == '"' ? "\"\"" : std::string(1, c);
-  }
-  return out + "\"";
-}
 
 std::string metric_text(const MetricValue& value) {
   if (const auto* i = std::get_if<std::int64_t>(&value)) {
