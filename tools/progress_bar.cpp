@@ -13,7 +13,9 @@ namespace {
 constexpr std::size_t kBarWidth = 30;
 constexpr auto kRedrawInterval = std::chrono::milliseconds(100);
 
-std::string eta_text(double seconds) {
+}  // namespace
+
+std::string duration_text(double seconds) {
   if (!std::isfinite(seconds)) {
     return "?";
   }
@@ -26,8 +28,6 @@ std::string eta_text(double seconds) {
   }
   return fmt::format("{}h{:02}m", s / 3600, s % 3600 / 60);
 }
-
-}  // namespace
 
 std::string progress_line(std::size_t done,
                           std::size_t total,
@@ -44,39 +44,33 @@ std::string progress_line(std::size_t done,
   const double rate = elapsed_s > 0.0 ? static_cast<double>(done) / elapsed_s : 0.0;
   const double eta = rate > 0.0 ? static_cast<double>(total - done) / rate : NAN;
   return fmt::format("[{}] {}/{}  {:.1f} {}/s  ETA {}", bar, done, total, rate, unit,
-                     eta_text(eta));
+                     duration_text(eta));
 }
 
-ProgressBar::ProgressBar(std::size_t total,
-                         std::ostream* out,
-                         std::string unit,
-                         std::chrono::milliseconds show_after)
-    : total_(total),
-      out_(out),
-      unit_(std::move(unit)),
+StatusLine::StatusLine(std::ostream* out, std::chrono::milliseconds show_after)
+    : out_(out),
       start_(Clock::now()),
       first_draw_(start_ + show_after),
       last_draw_(start_ - kRedrawInterval) {}
 
-ProgressBar::~ProgressBar() {
+StatusLine::~StatusLine() {
   if (drawn_ && !ended_) {
     *out_ << "\n" << std::flush;
   }
 }
 
-void ProgressBar::advance() {
-  const std::size_t done = ++done_;
+void StatusLine::update(const Text& text) {
   if (out_ == nullptr) {
     return;
   }
   const std::lock_guard<std::mutex> lock(mutex_);
   const Clock::time_point now = Clock::now();
   if (now >= first_draw_ && now - last_draw_ >= kRedrawInterval) {
-    draw(done);
+    draw(text);
   }
 }
 
-void ProgressBar::finish() {
+void StatusLine::finish(const Text& text) {
   if (out_ == nullptr) {
     return;
   }
@@ -84,20 +78,36 @@ void ProgressBar::finish() {
   if (!drawn_ && Clock::now() < first_draw_) {
     return;
   }
-  draw(done_.load());
+  draw(text);
   *out_ << "\n" << std::flush;
   ended_ = true;
 }
 
-void ProgressBar::draw(std::size_t done) {
+void StatusLine::draw(const Text& text) {
   const std::chrono::duration<double> elapsed = Clock::now() - start_;
-  const std::string line = progress_line(done, total_.load(), elapsed.count(), unit_);
+  const std::string line = text(elapsed.count());
   const std::size_t pad = last_width_ > line.size() ? last_width_ - line.size() : 0;
   *out_ << "\r" << line << std::string(pad, ' ') << std::flush;
   last_width_ = line.size();
   last_draw_ = Clock::now();
   drawn_ = true;
 }
+
+ProgressBar::ProgressBar(std::size_t total,
+                         std::ostream* out,
+                         std::string unit,
+                         std::chrono::milliseconds show_after)
+    : total_(total), unit_(std::move(unit)), line_(out, show_after) {}
+
+StatusLine::Text ProgressBar::text(std::size_t done) const {
+  return [this, done](double elapsed_s) {
+    return progress_line(done, total_.load(), elapsed_s, unit_);
+  };
+}
+
+void ProgressBar::advance() { line_.update(text(++done_)); }
+
+void ProgressBar::finish() { line_.finish(text(done_.load())); }
 
 std::ostream* progress_stream(bool quiet) {
   return !quiet && isatty(STDERR_FILENO) != 0 ? &std::cerr : nullptr;

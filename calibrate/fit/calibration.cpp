@@ -4,6 +4,8 @@
 #include "sim/input_error.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace railsim::calibrate::fit {
 namespace {
@@ -78,7 +80,8 @@ std::vector<RowCheck> check_rows(const CalibratedModel& model, const Measurement
 
 Calibration calibrate(const CalibratedModel& start,
                       const MeasurementSet& set,
-                      const std::vector<const ModelParameter*>& parameters) {
+                      const std::vector<const ModelParameter*>& parameters,
+                      const FitProgress& progress) {
   if (set.rows.empty()) {
     throw sim::InputError("no measurement the model can predict: nothing to calibrate on");
   }
@@ -91,13 +94,24 @@ Calibration calibrate(const CalibratedModel& start,
     const double initial = std::clamp(p->get(start), p->lower, p->upper);
     variables.push_back({std::string(p->name), initial, p->lower, p->upper, p->scale, p->linear});
   }
+  int evaluations = 0;
+  double start_rms = 0.0;
+  double best_rms = std::numeric_limits<double>::infinity();
   const ResidualFunction residuals = [&](const std::vector<double>& values) {
     CalibratedModel model = start;
     apply(model, parameters, values);
     std::vector<double> r;
     r.reserve(set.rows.size());
+    double squares = 0.0;
     for (const Measurement& m : set.rows) {
       r.push_back(predict(model, m) / m.measured - 1.0);
+      squares += r.back() * r.back();
+    }
+    if (progress) {
+      const double rms = std::sqrt(squares / static_cast<double>(r.size()));
+      start_rms = ++evaluations == 1 ? rms : start_rms;
+      best_rms = std::min(best_rms, rms);
+      progress(evaluations, start_rms, best_rms);
     }
     return r;
   };

@@ -9,6 +9,7 @@
 #include "calibrate/fit/measurements.hpp"
 #include "calibrate/fit/model_parameters.hpp"
 
+#include <functional>
 #include <vector>
 
 namespace railsim::calibrate::fit {
@@ -43,11 +44,16 @@ struct Calibration {
 // and NVLS rates and the collectives' latencies for nccl-tests rows.
 std::vector<const ModelParameter*> default_parameters(const MeasurementSet& set);
 
+// Told after each evaluation of the model over every row: the evaluations so far, and the rms of
+// the rows' relative errors at the start and at the best evaluation yet.
+using FitProgress = std::function<void(int evaluations, double start_rms, double best_rms)>;
+
 // Throws sim::InputError (naming the row) when the model cannot run a measurement, and when the
 // set is empty.
 Calibration calibrate(const CalibratedModel& start,
                       const MeasurementSet& set,
-                      const std::vector<const ModelParameter*>& parameters);
+                      const std::vector<const ModelParameter*>& parameters,
+                      const FitProgress& progress = {});
 
 // Each row's prediction under `model`, without fitting (for `calibrate --check`).
 std::vector<RowCheck> check_rows(const CalibratedModel& model, const MeasurementSet& set);

@@ -126,6 +126,7 @@ class StepRunner {
     const int ranks = workload_.ranks();
     const std::vector<int> node_index = job_node_index(workload_);
     instance_of_.assign(workload_.phases.size(), std::vector<int>(at(ranks), -1));
+    instances_.reserve(phase_instance_count(workload_));
     for (std::size_t p = 0; p < workload_.phases.size(); ++p) {
       const Phase& phase = workload_.phases[p];
       const int comm = communicator_of(phase);
@@ -148,6 +149,8 @@ class StepRunner {
         add_instance(static_cast<int>(p), static_cast<int>(g), std::move(members));
       }
     }
+    RAILSIM_ASSERT(instances_.size() == phase_instance_count(workload_),
+                   "phase_instance_count counts what make_instances makes");
   }
 
   void add_instance(int phase, int index, std::vector<int> ranks) {
@@ -328,6 +331,9 @@ class StepRunner {
     }
     const int run_index = static_cast<int>(result_.runs.size());
     result_.runs.push_back(run);
+    if (options_.instance_finished) {
+      options_.instance_finished();
+    }
     binding_of_run_.push_back(instance.binding_run);
     for (const int next : instance.successors) {
       Instance& waiting = instances_[at(next)];
@@ -367,6 +373,19 @@ double StepResult::comm_wait_fraction() const {
     idle += sim::to_seconds(idle_time(static_cast<int>(r)));
   }
   return idle / static_cast<double>(compute_time.size()) / sim::to_seconds(step_time);
+}
+
+std::size_t phase_instance_count(const StepWorkload& workload) {
+  std::size_t count = 0;
+  for (const Phase& phase : workload.phases) {
+    const int comm = communicator_of(phase);
+    if (comm >= 0) {
+      count += workload.communicators[at(comm)].groups.size();
+    } else {
+      count += phase.ranks.empty() ? at(workload.ranks()) : phase.ranks.size();
+    }
+  }
+  return count;
 }
 
 std::vector<StepResult> run_steps(const System& system,

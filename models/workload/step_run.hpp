@@ -16,6 +16,8 @@
 #include "sim/simulator.hpp"
 #include "sim/time.hpp"
 
+#include <cstddef>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -38,7 +40,14 @@ struct StepOptions {
   // (a DP step's hundreds of equal buckets). The caller clears it when link rates change
   // during the step (timed faults), which breaks the premise.
   bool reuse_identical_calls = true;
+  // Called as each phase instance ends (a compute phase on one rank, a collective on one group),
+  // from the thread that runs the step: progress for a caller that shows it.
+  std::function<void()> instance_finished;
 };
+
+// How many phase instances a run of `workload` ends: one per rank a compute phase runs on, one
+// per group of a collective's or send's communicator.
+std::size_t phase_instance_count(const StepWorkload& workload);
 
 // One phase on one group (a collective) or one rank (compute), as it ran.
 struct PhaseRun {

@@ -2,6 +2,7 @@
 // The progress line's text, and that the bar draws only when given a stream.
 #include "tools/progress_bar.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -41,6 +42,17 @@ TEST(ProgressBar, WorkThatEndsBeforeTheBarShowsDrawsNothing) {
   bar.finish();
   EXPECT_EQ(out.str(), "");
   EXPECT_EQ(progress_line(1, 4, 2.0, "size").substr(32), " 1/4  0.5 size/s  ETA 6s");
+}
+
+TEST(StatusLine, RedrawsInPlaceBlankingWhatALongerLineLeft) {
+  std::ostringstream out;
+  StatusLine line(&out, std::chrono::milliseconds(0));
+  line.update([](double) { return std::string("fitting: 12 evaluations"); });
+  line.finish([](double elapsed_s) { return fmt::format("done {}", duration_text(elapsed_s)); });
+  // The second draw is padded to the first's 23 characters, then the line ends.
+  EXPECT_EQ(out.str(), "\rfitting: 12 evaluations\rdone 0s" + std::string(16, ' ') + "\n");
+  EXPECT_EQ(duration_text(185.0), "3m05s");
+  EXPECT_EQ(duration_text(3720.0), "1h02m");
 }
 
 }  // namespace

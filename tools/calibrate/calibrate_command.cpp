@@ -21,6 +21,7 @@
 #include "tools/cli_support/output_checks.hpp"
 #include "tools/cli_support/output_file.hpp"
 #include "tools/command.hpp"
+#include "tools/progress_bar.hpp"
 #include "tools/strict_option.hpp"
 
 #include <boost/program_options.hpp>
@@ -170,6 +171,7 @@ struct CalibrateOptions {
   std::string max_size_text;
   bool check = false;   // compare rows with predictions instead of fitting
   bool strict = false;  // an implausible reading is an error, not a warning
+  bool quiet = false;   // no progress line
 };
 
 // nullopt after --help.
@@ -196,6 +198,7 @@ std::optional<CalibrateOptions> parse_options(const std::vector<std::string>& ar
       "use only rows of at least this size, e.g. 64M (to hold the others out)")(
       "max-size", po::value(&o.max_size_text), "use only rows of at most this size");
   add_strict_option(options, o.strict);
+  add_quiet_option(options, o.quiet);
   po::variables_map vm;
   if (!parse_command_line(args, options,
                           "Fits the model's calibrated parameters to real perftest and "
@@ -299,10 +302,24 @@ int run_fit(const CalibrateOptions& o,
   const std::vector<const calibrate::fit::ModelParameter*> parameters =
       o.fit_list.empty() ? calibrate::fit::default_parameters(set) : parameters_named(o.fit_list);
   const std::vector<calibrate::fit::RowCheck> before = calibrate::fit::check_rows(start, set);
-  const calibrate::fit::Calibration calibration = calibrate::fit::calibrate(start, set, parameters);
-  const std::string text = calibrate::fit::profile_json(calibrate::fit::make_profile(
+  // A fit has no known end (Levenberg-Marquardt stops when its steps no longer help), so the line
+  // shows what it has done and how far the error has come, not a time left.
+  StatusLine line(progress_stream(o.quiet));
+  std::string status;
+  const StatusLine::Text text = [&status](double elapsed_s) {
+    return fmt::format("{}  {} elapsed", status, duration_text(elapsed_s));
+  };
+  const calibrate::fit::Calibration calibration = calibrate::fit::calibrate(
+      start, set, parameters, [&](int evaluations, double start_rms, double best_rms) {
+        status = fmt::format(
+            "fitting {} parameters: {} evaluations of the model, rms error {:.1f}% (from {:.1f}%)",
+            parameters.size(), evaluations, 100.0 * best_rms, 100.0 * start_rms);
+        line.update(text);
+      });
+  line.finish(text);
+  const std::string profile = calibrate::fit::profile_json(calibrate::fit::make_profile(
       calibration, o.system_name, start.system.node.name, std::move(read.inputs)));
-  write_output_file(o.output, text, "-o");
+  write_output_file(o.output, profile, "-o");
 
   fmt::print(out, "# railsim calibrate: {} rows, system {}\n", set.rows.size(), o.system_name);
   fmt::print(out, "# {} ({} evaluations of the model)\n", calibration.message,

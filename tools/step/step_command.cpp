@@ -73,6 +73,21 @@ StepScenario load_step_scenario(const std::string& path,
   return scenario;
 }
 
+// The phase instances a run of `scenario` ends, every job's.
+std::size_t instance_count(const StepScenario& scenario) {
+  std::size_t count = models::phase_instance_count(scenario.workload);
+  for (const models::StepWorkload& job : scenario.co_jobs) {
+    count += models::phase_instance_count(job);
+  }
+  return count;
+}
+
+// Runs `scenario`, advancing `progress` as each phase instance ends, from any thread.
+StepRun run_counted(StepScenario scenario, ProgressBar& progress) {
+  scenario.options.instance_finished = [&progress] { progress.advance(); };
+  return run_step_scenario(scenario);
+}
+
 // Each fabric link that carried the healthy step's traffic, degraded to `scale` alone.
 std::vector<LinkCost> rank_links(const StepScenario& scenario,
                                  const StepRun& healthy_run,
@@ -86,8 +101,8 @@ std::vector<LinkCost> rank_links(const StepScenario& scenario,
     }
   }
   std::vector<LinkCost> costs(candidates.size());
-  progress.add_work(candidates.size());
   const StepScenario base = healthy(scenario);
+  progress.add_work(candidates.size() * instance_count(base));
   run_parallel(candidates.size(), jobs, [&](std::size_t i) {
     StepScenario degraded = base;
     models::LinkFault fault;
@@ -96,8 +111,7 @@ std::vector<LinkCost> rank_links(const StepScenario& scenario,
     fault.json_pointer = "--rank-links";
     degraded.faults.links.push_back(fault);
     costs[i].link = fault.link;
-    costs[i].step_time = run_step_scenario(degraded).result.step_time;
-    progress.advance();
+    costs[i].step_time = run_counted(std::move(degraded), progress).result.step_time;
   });
   // Costliest first; ties in link order, so the ranking does not depend on the thread count.
   std::stable_sort(costs.begin(), costs.end(),
@@ -162,8 +176,8 @@ std::optional<StepCommandOptions> parse_options(const std::vector<std::string>& 
 }
 
 // The step, with its faults: the healthy baseline and what each fault costs alone, each job
-// alone beside the others, and with --rank-links what each fabric link would cost. Each step run
-// counts on `progress`.
+// alone beside the others, and with --rank-links what each fabric link would cost. Each phase
+// instance of each step run counts on `progress`.
 StepReport make_report(const StepCommandOptions& o,
                        const StepScenario& scenario,
                        ProgressBar& progress) {
@@ -172,13 +186,15 @@ StepReport make_report(const StepCommandOptions& o,
   report.system = scenario.system.name;
   const std::vector<FaultItem> items = fault_items(scenario);
   const bool needs_healthy = !items.empty() || o.link_scale.has_value();
-  progress.add_work(1 + (needs_healthy ? 1 : 0) + (items.size() > 1 ? items.size() : 0) +
-                    (scenario.co_jobs.empty() ? 0 : scenario.co_jobs.size() + 1));
-  const auto counted = [&progress](const StepScenario& run) {
-    StepRun result = run_step_scenario(run);
-    progress.advance();
-    return result;
-  };
+  const std::vector<StepScenario> alone =
+      scenario.co_jobs.empty() ? std::vector<StepScenario>{} : jobs_alone(scenario);
+  std::size_t instances = instance_count(scenario) *
+                          (1 + (needs_healthy ? 1 : 0) + (items.size() > 1 ? items.size() : 0));
+  for (const StepScenario& job : alone) {
+    instances += instance_count(job);
+  }
+  progress.add_work(instances);
+  const auto counted = [&progress](const StepScenario& run) { return run_counted(run, progress); };
   report.run = counted(scenario);
   const StepRun healthy_run = needs_healthy ? counted(healthy(scenario)) : report.run;
   report.healthy_step_time = healthy_run.result.step_time;
@@ -193,7 +209,6 @@ StepReport make_report(const StepCommandOptions& o,
     report.faults.push_back({item.label, item.where, item.nodes, report.run.result.step_time});
   }
   if (!scenario.co_jobs.empty()) {
-    const std::vector<StepScenario> alone = jobs_alone(scenario);
     for (std::size_t j = 0; j < alone.size(); ++j) {
       const models::StepResult& shared = j == 0 ? report.run.result : report.run.co_results[j - 1];
       report.jobs.push_back(
@@ -211,7 +226,7 @@ StepReport make_report(const StepCommandOptions& o,
 int run(const StepCommandOptions& o, std::ostream& out) {
   const StepScenario scenario =
       load_step_scenario(o.path, o.system_argument, o.faults_path, o.profile_path, o.limit);
-  ProgressBar progress(0, progress_stream(o.quiet), "run");
+  ProgressBar progress(0, progress_stream(o.quiet), "phase");
   const StepReport report = make_report(o, scenario, progress);
   progress.finish();
   if (o.format == OutputFormat::kJson) {

@@ -58,6 +58,19 @@ TEST(StepRun, WithoutOverlapIsComputePlusEachAllReduce) {
   EXPECT_NEAR(result.comm_wait_fraction(), ms(4 * allreduce) / ms(expected), 1e-9);
 }
 
+TEST(StepRun, TellsTheCallerOfEveryPhaseInstanceItEnds) {
+  // forward, the backward pass in four parts (one per bucket) and optimizer on each of 16 ranks,
+  // four AllReduces on one group: 100.
+  const StepWorkload workload = make_dp_step(dp_shape(2, 8, false));
+  EXPECT_EQ(phase_instance_count(workload), (1U + 4U + 1U) * 16U + 4U);
+  StepOptions options;
+  std::size_t told = 0;
+  options.instance_finished = [&told] { ++told; };
+  const StepResult result = Bed(2).step(workload, options);
+  EXPECT_EQ(told, result.runs.size());
+  EXPECT_EQ(told, phase_instance_count(workload));
+}
+
 TEST(StepRun, FullOverlapTakesTheLongerOfComputeAndCommunication) {
   // A compute phase and an AllReduce with no dependency between them run side by side.
   const Communicator world = communicator_on(iota(2), iota(8));
