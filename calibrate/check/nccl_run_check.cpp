@@ -167,15 +167,12 @@ models::PathClass job_gdr_level(const NcclEvidence& run, const models::SystemSpe
   if (!value) {
     return design.gdr_level;
   }
-  for (const models::PathClass c :
-       {models::PathClass::kPix, models::PathClass::kPxb, models::PathClass::kPhb,
-        models::PathClass::kNode, models::PathClass::kSys}) {
-    if (*value == to_string(c)) {
-      return c;
-    }
+  if (const std::optional<models::PathClass> level = models::gdr_level_named(*value)) {
+    return *level;
   }
-  throw sim::InputError(fmt::format(
-      "{}: NCCL_NET_GDR_LEVEL={}: expected PIX, PXB, PHB, NODE or SYS", run.log.file, *value));
+  throw sim::InputError(
+      fmt::format("{}: NCCL_NET_GDR_LEVEL={}: expected LOC, PIX, PXB, PHB, NODE or SYS (or 0-5)",
+                  run.log.file, *value));
 }
 
 void check_nccl_affinity(const NcclEvidence& run,
@@ -204,6 +201,14 @@ void check_nccl_affinity(const NcclEvidence& run,
   }
   const std::optional<std::string> hca = run.env_value("NCCL_IB_HCA");
   const models::PathClass level = job_gdr_level(run, design);
+  if (level == models::PathClass::kSelf) {
+    // Without GPUDirect RDMA every NIC reads and writes host memory: no NIC is near enough.
+    f.next =
+        "the job set NCCL_NET_GDR_LEVEL=LOC: GPUDirect RDMA is off whatever the NICs' "
+        "distance, so there is no GDR level to be within";
+    out.push_back(std::move(f));
+    return;
+  }
   std::vector<std::string> near;
   std::vector<std::string> far;
   std::vector<std::string> remedy;

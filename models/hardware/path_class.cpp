@@ -4,7 +4,9 @@
 
 #include "sim/assert.hpp"
 
+#include <array>
 #include <cstddef>
+#include <utility>
 #include <vector>
 
 namespace railsim::models {
@@ -55,6 +57,33 @@ const char* to_string(PathClass path_class) {
       return "SYS";
   }
   RAILSIM_UNREACHABLE("every PathClass has a name");
+}
+
+std::optional<PathClass> gdr_level_named(std::string_view value) {
+  static constexpr std::array<std::pair<std::string_view, PathClass>, 12> kNames = {{
+      {"LOC", PathClass::kSelf},
+      {"PIX", PathClass::kPix},
+      {"PXB", PathClass::kPxb},
+      {"PHB", PathClass::kPhb},
+      {"NODE", PathClass::kNode},
+      {"SYS", PathClass::kSys},
+      {"0", PathClass::kSelf},
+      {"1", PathClass::kPix},
+      {"2", PathClass::kPxb},
+      {"3", PathClass::kPhb},
+      {"4", PathClass::kSys},
+      {"5", PathClass::kSys},
+  }};
+  for (const auto& [name, level] : kNames) {
+    if (value == name) {
+      return level;
+    }
+  }
+  return std::nullopt;
+}
+
+const char* gdr_level_name(PathClass level) {
+  return level == PathClass::kSelf ? "LOC" : to_string(level);
 }
 
 PathClass pcie_path_class(const NodeSpec& node, DeviceRef a, DeviceRef b) {

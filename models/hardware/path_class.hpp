@@ -10,7 +10,9 @@
 
 #include "models/hardware/node_spec.hpp"
 
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace railsim::models {
 
@@ -18,6 +20,15 @@ enum class PathClass { kSelf, kNvlink, kPix, kPxb, kPhb, kNode, kSys };
 
 // "X", "NV", "PIX", "PXB", "PHB", "NODE", "SYS" (NV without its link count).
 const char* to_string(PathClass path_class);
+
+// A value of NCCL_NET_GDR_LEVEL: the farthest GPU-NIC distance at which NCCL uses GPUDirect RDMA.
+// LOC (kSelf: never, no NIC is that near), PIX, PXB, PHB, NODE, SYS, or NCCL's legacy integers
+// 0 LOC, 1 PIX, 2 PXB, 3 PHB, 4 and 5 SYS (../shared/docs/fabric-facts.md §3); nullopt for
+// anything else.
+std::optional<PathClass> gdr_level_named(std::string_view value);
+
+// The name of a GDR level as NCCL_NET_GDR_LEVEL spells it: "LOC" for kSelf, else to_string.
+const char* gdr_level_name(PathClass level);
 
 // A device of a node: a GPU or a NIC by index.
 struct DeviceRef {

@@ -325,7 +325,8 @@ SystemFile read_system(const JsonValue& root) {
     nic.transport = spec.fabric.transport;
   }
   if (const auto v = system.find("gdr_level")) {
-    spec.gdr_level = v->as_enum<PathClass>({{"PIX", PathClass::kPix},
+    spec.gdr_level = v->as_enum<PathClass>({{"LOC", PathClass::kSelf},
+                                            {"PIX", PathClass::kPix},
                                             {"PXB", PathClass::kPxb},
                                             {"PHB", PathClass::kPhb},
                                             {"NODE", PathClass::kNode},

@@ -2,14 +2,19 @@
 // The transport NCCL reported, judged against the design (dgx-h100: every GPU has a
 // GDR-capable CX-7 behind its own PCIe switch, PIX, within the GDR level PXB): TCP sockets
 // across nodes and inter-node connections without GDRDMA fail citing the INFO line; GDRDMA over
-// IB passes; a log without INFO lines is skipped with how to get them.
+// IB passes; a log without INFO lines is skipped with how to get them. NCCL_NET_GDR_LEVEL, in any
+// of NCCL's spellings, decides whether GDR is expected.
 #include "calibrate/check/nccl_transport_check.hpp"
 
+#include "tests/input_error_text.hpp"
+
+#include "calibrate/check/nccl_run_check.hpp"
 #include "models/scenario/system_file.hpp"
 
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace railsim::calibrate::check {
@@ -66,6 +71,37 @@ TEST(NcclTransportCheck, NoGdrWhereTheDesignHasNoneEitherPasses) {
   check_nccl_transport(run, design, out);
   ASSERT_EQ(out.size(), 2U);
   EXPECT_EQ(out[1].verdict, Verdict::kPass);
+}
+
+TEST(NcclTransportCheck, NcclsGdrLevelNamesDecideWhetherGdrIsExpected) {
+  // LOC (or its legacy 0) turns GPUDirect RDMA off, so a run without it is as the job asked; PXB
+  // (legacy 2) covers dgx-h100's PIX NICs, so the same run is missing it.
+  for (const auto& [value, expected] : {std::pair{"LOC", Verdict::kPass},
+                                        {"0", Verdict::kPass},
+                                        {"2", Verdict::kFail},
+                                        {"SYS", Verdict::kFail}}) {
+    NcclEvidence run = job("IB", false);
+    run.env = {{"NCCL_NET_GDR_LEVEL", value}};
+    EXPECT_EQ(findings(run)[1].verdict, expected) << value;
+  }
+  NcclEvidence run = job("IB", false);
+  run.env = {{"NCCL_NET_GDR_LEVEL", "NEAR"}};
+  std::vector<Finding> out;
+  EXPECT_EQ(test::input_error_text([&] {
+              check_nccl_transport(run, models::scenario::system_from_argument("dgx-h100").system,
+                                   out);
+            }),
+            "log.txt: NCCL_NET_GDR_LEVEL=NEAR: expected LOC, PIX, PXB, PHB, NODE or SYS (or 0-5)");
+}
+
+TEST(NcclTransportCheck, AJobWithoutGdrHasNoNicAffinityToJudge) {
+  NcclEvidence run = job("IB", false);
+  run.env = {{"NCCL_NET_GDR_LEVEL", "LOC"}};
+  std::vector<Finding> out;
+  check_nccl_affinity(run, models::scenario::system_from_argument("dgx-h100").system, out);
+  ASSERT_EQ(out.size(), 1U);
+  EXPECT_EQ(out[0].verdict, Verdict::kSkipped);
+  EXPECT_NE(out[0].next.find("NCCL_NET_GDR_LEVEL=LOC"), std::string::npos);
 }
 
 TEST(NcclTransportCheck, ALogWithoutInfoLinesIsSkippedSayingHowToGetThem) {
