@@ -6,6 +6,7 @@
 
 #include <compare>
 #include <cstdint>
+#include <string>
 
 namespace railsim::sim {
 
@@ -47,5 +48,10 @@ constexpr Bytes kb(std::int64_t n) { return Bytes{n * 1000}; }
 constexpr Bytes mb(std::int64_t n) { return Bytes{n * 1000 * 1000}; }
 
 constexpr Bytes gb(std::int64_t n) { return Bytes{n * 1000 * 1000 * 1000}; }
+
+// A size in the largest binary unit (up to TiB) that divides it, as people write sizes and the
+// size parser (models/scenario/quantity.hpp) reads them back exactly: 8388608 -> "8 MiB",
+// 3072 -> "3 KiB", 1536 -> "1536 B", 0 -> "0 B".
+std::string size_text(Bytes size);
 
 }  // namespace railsim::sim

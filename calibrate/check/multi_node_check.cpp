@@ -4,6 +4,7 @@
 #include "calibrate/check/nccl_run_check.hpp"
 #include "calibrate/check/population_outliers.hpp"
 #include "calibrate/parse/text_input.hpp"
+#include "sim/bytes.hpp"
 #include "sim/median.hpp"
 
 #include <fmt/format.h>
@@ -53,7 +54,7 @@ struct Job {
 
 std::string shape_of(const RunFigure& f) {
   return fmt::format("{} {}x{} at {}", f.run->op, f.log->nodes.size(), f.log->gpus.size(),
-                     size_text(f.row->size_bytes));
+                     sim::size_text(sim::Bytes{f.row->size_bytes}));
 }
 
 // Repeats agree within kOutlierFloor of their median. The MAD term of the population test is

@@ -4,6 +4,7 @@
 #include "calibrate/fit/measurements.hpp"
 #include "calibrate/parse/text_input.hpp"
 #include "models/hardware/path_class.hpp"
+#include "sim/bytes.hpp"
 #include "sim/input_error.hpp"
 #include "sim/median.hpp"
 
@@ -23,6 +24,7 @@ using parse::NcclEvidence;
 using parse::NcclTestsOutput;
 using parse::NcclTestsRow;
 using parse::NcclTestsRun;
+using sim::size_text;
 
 namespace {
 
@@ -88,10 +90,10 @@ void check_correctness(const NcclEvidence& run, const NcclTestsRun& r, std::vect
                  parse::place(run.log.file, wrong == r.rows.end() ? r.line : wrong->line),
                  "#wrong 0",
                  bounds ? fmt::format("{} values out of bounds", *r.out_of_bounds)
-                        : fmt::format("#wrong {} at {} B",
+                        : fmt::format("#wrong {} at {}",
                                       std::max(wrong->out_of_place.wrong.value_or(0),
                                                wrong->in_place.wrong.value_or(0)),
-                                      wrong->size_bytes),
+                                      size_text(sim::Bytes{wrong->size_bytes})),
                  Verdict::kFail, Severity::kCritical,
                  "the collective returned wrong data: rerun with NCCL_DEBUG=WARN to find the rank, "
                  "then check that GPU's memory (dcgmi diag -r 3) and its NVLink and NIC error "
@@ -141,9 +143,9 @@ void check_prediction(const NcclEvidence& run,
   const double median = sim::median(ratios);
   const NcclTestsRow& last = *rows.back();
   f.evidence = parse::place(run.log.file, rows.front()->line);
-  f.expected =
-      fmt::format("busbw >= {:.0f}% of the model's {:.2f} GB/s at {}",
-                  100.0 * (1.0 - kNcclTolerance), predicted_busbw, size_text(last.size_bytes));
+  f.expected = fmt::format("busbw >= {:.0f}% of the model's {:.2f} GB/s at {}",
+                           100.0 * (1.0 - kNcclTolerance), predicted_busbw,
+                           size_text(sim::Bytes{last.size_bytes}));
   f.measured = fmt::format("{:.2f} GB/s; the median of {} row{} is {:.0f}% of the model",
                            last.out_of_place.busbw_GBps, rows.size(), rows.size() == 1 ? "" : "s",
                            100.0 * median);
@@ -263,7 +265,7 @@ void check_nccl_affinity(const NcclEvidence& run,
           near.size() == 1 ? "" : "s", rate * static_cast<double>(near.size()), rate * used, used,
           row == nullptr ? ""
                          : fmt::format(" (the best busbw measured is {:.2f} GB/s, at {})", best,
-                                       size_text(row->size_bytes)),
+                                       size_text(sim::Bytes{row->size_bytes})),
           remedy.empty() ? "the design has none" : fmt::format("{}", fmt::join(remedy, ", "))));
   out.push_back(std::move(f));
 }
@@ -300,16 +302,6 @@ NcclPrediction predict_nccl(const NcclEvidence& log,
 
 double busbw_at(const NcclTestsRow& row, double time_us) {
   return row.out_of_place.busbw_GBps * row.out_of_place.time_us / time_us;
-}
-
-std::string size_text(std::int64_t bytes) {
-  constexpr std::array<const char*, 4> kUnits = {"B", "KiB", "MiB", "GiB"};
-  std::size_t unit = 0;
-  while (unit + 1 < kUnits.size() && bytes != 0 && bytes % 1024 == 0) {
-    bytes /= 1024;
-    ++unit;
-  }
-  return fmt::format("{} {}", bytes, kUnits[unit]);
 }
 
 const NcclTestsRow* judged_row(const NcclTestsRun& run) {

@@ -54,9 +54,6 @@ NcclPrediction predict_nccl(const parse::NcclEvidence& log,
 // busbw is proportional to 1 / time, so the row's own figures convert it.
 double busbw_at(const parse::NcclTestsRow& row, double time_us);
 
-// A size as the findings print it: in the largest binary unit that divides it ("64 MiB").
-std::string size_text(std::int64_t bytes);
-
 // The run's largest row at or above kNcclLargeBytes, else its largest; nullptr for no rows.
 const parse::NcclTestsRow* judged_row(const parse::NcclTestsRun& run);
 

@@ -7,6 +7,7 @@
 #include "calibrate/fit/measurements.hpp"
 #include "calibrate/parse/text_input.hpp"
 #include "models/fault/element_fault.hpp"
+#include "sim/bytes.hpp"
 #include "sim/input_error.hpp"
 
 #include <fmt/format.h>
@@ -126,8 +127,8 @@ void check_run(const ClusterEvidence& evidence,
       ">= {:.0f}% of {:.2f} GB/s: the model with its NICs at their measured RDMA rates ({} of "
       "{} NICs measured, {} below the design)",
       100.0 * (1.0 - kNcclTolerance), ceiling_busbw, measured, nics, slow.size());
-  f.measured =
-      fmt::format("{:.2f} GB/s at {}", row->out_of_place.busbw_GBps, size_text(row->size_bytes));
+  f.measured = fmt::format("{:.2f} GB/s at {}", row->out_of_place.busbw_GBps,
+                           sim::size_text(sim::Bytes{row->size_bytes}));
   if (row->out_of_place.busbw_GBps >= (1.0 - kNcclTolerance) * ceiling_busbw) {
     f.verdict = Verdict::kPass;
   } else {

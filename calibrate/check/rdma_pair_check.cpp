@@ -4,6 +4,7 @@
 #include "calibrate/check/population_outliers.hpp"
 #include "calibrate/parse/text_input.hpp"
 #include "models/system/rdma_bench.hpp"
+#include "sim/bytes.hpp"
 #include "sim/median.hpp"
 
 #include <fmt/format.h>
@@ -33,7 +34,7 @@ std::string value_text(const PairFigure& f, double v) {
 }
 
 std::string test_name(const PairFigure& f) {
-  return fmt::format("{} at {} B", f.pair->test, f.size);
+  return fmt::format("{} at {}", f.pair->test, sim::size_text(sim::Bytes{f.size}));
 }
 
 // What the population allows a pair of it.

@@ -3,6 +3,7 @@
 
 #include "models/collective/collective_types.hpp"
 #include "models/scenario/json_reader.hpp"
+#include "sim/bytes.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -109,10 +110,13 @@ std::string sizes_outside(const std::vector<std::int64_t>& sizes,
     return {};
   }
   const auto [low, high] = std::minmax_element(outside.begin(), outside.end());
-  const std::string which = outside.size() == 1 ? fmt::format("{} B", *low)
-                                                : fmt::format("{} of the sizes ({} B to {} B)",
-                                                              outside.size(), *low, *high);
-  return fmt::format("{}: the profile saw {} B to {} B", which, min_bytes, max_bytes);
+  using sim::size_text;
+  const std::string which =
+      outside.size() == 1 ? size_text(sim::Bytes{*low})
+                          : fmt::format("{} of the sizes ({} to {})", outside.size(),
+                                        size_text(sim::Bytes{*low}), size_text(sim::Bytes{*high}));
+  return fmt::format("{}: the profile saw {} to {}", which, size_text(sim::Bytes{min_bytes}),
+                     size_text(sim::Bytes{max_bytes}));
 }
 
 }  // namespace

@@ -250,7 +250,7 @@ struct CallReport {
     CollectiveResult result = chosen;
     result.time = end - start;
     if (trace) {
-      trace->call(fmt::format("{} {} B {} {}", op_name(op), size.count,
+      trace->call(fmt::format("{} {} {} {}", op_name(op), sim::size_text(size),
                               algorithm_name(result.algorithm), protocol_name(result.protocol)),
                   start, end,
                   {{"channels", std::int64_t{result.channels}},

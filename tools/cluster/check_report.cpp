@@ -2,6 +2,7 @@
 #include "tools/cluster/check_report.hpp"
 
 #include "calibrate/check/rdma_pair_check.hpp"
+#include "sim/bytes.hpp"
 #include "tools/report/bar_chart.hpp"
 #include "tools/report/heatmap.hpp"
 
@@ -91,7 +92,8 @@ void add_population(report::Report& page,
                     const std::vector<PairFigure>& figures) {
   const PairFigure& first = figures.front();
   const std::string unit = first.bandwidth ? "GB/s" : "us";
-  const std::string what = fmt::format("{} at {} B", first.pair->test, first.size);
+  const std::string what =
+      fmt::format("{} at {}", first.pair->test, sim::size_text(sim::Bytes{first.size}));
   std::vector<std::string> names;
   names.reserve(evidence.nodes.size());
   for (const calibrate::parse::NodeEvidence& n : evidence.nodes) {

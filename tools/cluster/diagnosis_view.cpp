@@ -3,6 +3,7 @@
 
 #include "calibrate/check/nccl_run_check.hpp"
 #include "models/fault/fault_injection.hpp"
+#include "sim/bytes.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -62,7 +63,7 @@ std::string DiagnosisView::describe(const calibrate::fit::Measurement& m) const 
     nodes.push_back(static_cast<std::size_t>(n) < hosts.size() ? hosts[static_cast<std::size_t>(n)]
                                                                : fmt::format("n{}", n));
   }
-  const std::string size = calibrate::check::size_text(m.size_bytes);
+  const std::string size = sim::size_text(sim::Bytes{m.size_bytes});
   if (m.kind == calibrate::fit::MeasurementKind::kCollectiveTime) {
     return fmt::format("{} {} {} x{}", models::op_name(m.op), size, fmt::join(nodes, ","),
                        m.gpus_per_node);

@@ -76,8 +76,9 @@ models::scenario::CollectiveWorkload workload_from(const CollectiveArgs& a,
   const std::int64_t min_bytes = size_option(a.min_size, "--minbytes");
   const std::int64_t max_bytes = size_option(a.max_size, "--maxbytes");
   if (max_bytes < min_bytes) {
-    throw sim::InputError(
-        fmt::format("--maxbytes: {} B is below --minbytes {} B", max_bytes, min_bytes));
+    throw sim::InputError(fmt::format("--maxbytes: {} is below --minbytes {}",
+                                      sim::size_text(sim::Bytes{max_bytes}),
+                                      sim::size_text(sim::Bytes{min_bytes})));
   }
   // nccl-tests' factor 1 would repeat -b for ever; railsim ran one row, silently.
   if (a.factor < 2 && max_bytes > min_bytes) {

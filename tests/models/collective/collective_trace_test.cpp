@@ -99,7 +99,7 @@ TEST(CollectiveTrace, ChunkRingHasOneSpanPerTransferAndNoneOverlapOnATrack) {
     }
   }
   EXPECT_EQ(recorded.text(recorded.spans().front().name).rfind("step ", 0), 0u);
-  expect_one_call_around_the_sends(recorded, "all_reduce 65536 B ring simple");
+  expect_one_call_around_the_sends(recorded, "all_reduce 64 KiB ring simple");
 }
 
 TEST(CollectiveTrace, PipelinedRingHasOneSpanPerConnectionAndChannel) {
@@ -110,7 +110,7 @@ TEST(CollectiveTrace, PipelinedRingHasOneSpanPerConnectionAndChannel) {
   EXPECT_EQ(count(by_track), 8u * kChannels);
   EXPECT_EQ(by_track.size(), 8u * kChannels);
   EXPECT_EQ(recorded.text(recorded.spans().front().name), "pipelined");
-  expect_one_call_around_the_sends(recorded, "all_reduce 16777216 B ring simple");
+  expect_one_call_around_the_sends(recorded, "all_reduce 16 MiB ring simple");
 }
 
 TEST(CollectiveTrace, ChunkTreeSendsUpAndDownOnePerTransfer) {
@@ -124,7 +124,7 @@ TEST(CollectiveTrace, ChunkTreeSendsUpAndDownOnePerTransfer) {
     ++names[recorded.text(span.name)];
   }
   EXPECT_EQ(names["up"], names["down"]);
-  expect_one_call_around_the_sends(recorded, "all_reduce 2097152 B tree simple");
+  expect_one_call_around_the_sends(recorded, "all_reduce 2 MiB tree simple");
 }
 
 TEST(CollectiveTrace, NvlsOperationsGoToTheSwitchTrack) {

@@ -257,6 +257,19 @@ TEST(Quantity, SizeRejectionsSayWhy) {
   }
 }
 
+TEST(Quantity, SizeTextIsTheLargestBinaryUnitThatDividesAndReadsBack) {
+  EXPECT_EQ(sim::size_text(sim::Bytes{8388608}), "8 MiB");
+  EXPECT_EQ(sim::size_text(sim::Bytes{3072}), "3 KiB");
+  EXPECT_EQ(sim::size_text(sim::Bytes{1536}), "1536 B");
+  EXPECT_EQ(sim::size_text(sim::Bytes{0}), "0 B");
+  EXPECT_EQ(sim::size_text(sim::Bytes{std::int64_t{8} << 40}), "8 TiB");
+  EXPECT_EQ(sim::size_text(sim::Bytes{std::int64_t{1} << 50}), "1024 TiB");
+  for (const std::int64_t bytes : {std::int64_t{1}, std::int64_t{1000}, std::int64_t{3} << 30,
+                                   std::int64_t{5} << 42, std::int64_t{1} << 50}) {
+    EXPECT_EQ(parse_size(sim::size_text(sim::Bytes{bytes})).count, bytes);
+  }
+}
+
 TEST(Quantity, RatiosAreColonPairsOrOneNumber) {
   EXPECT_DOUBLE_EQ(parse_ratio("2:1"), 2.0);
   EXPECT_DOUBLE_EQ(parse_ratio("1:1"), 1.0);
