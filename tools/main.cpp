@@ -1,6 +1,7 @@
 // File: tools/main.cpp
 // `railsim`: global options (--help, --version) and dispatch to the subcommands. Every error
 // the libraries report as bad input ends here as `railsim: error: ...` with exit status 2.
+#include "railsim/commit.hpp"
 #include "railsim/version.hpp"
 
 #include "models/did_you_mean.hpp"
@@ -70,7 +71,7 @@ int run(int argc, char** argv) {
   po::variables_map vm;
   po::store(po::command_line_parser(command_at, argv).options(global).run(), vm);
   if (vm.count("version")) {
-    fmt::print("railsim {}\n", kVersion);
+    fmt::print("railsim {} (commit {})\n", kVersion, kCommit);
     return 0;
   }
   if (vm.count("help")) {
