@@ -3,6 +3,8 @@
 
 #include "calibrate/check/rdma_pair_check.hpp"
 #include "sim/bytes.hpp"
+#include "sim/median.hpp"
+#include "tools/cluster/input_relative.hpp"
 #include "tools/report/bar_chart.hpp"
 #include "tools/report/heatmap.hpp"
 
@@ -44,11 +46,15 @@ report::Table summary_table(const calibrate::check::CheckReport& r) {
     table.rows.push_back({to_string(layer), std::to_string(counts[0]), std::to_string(counts[1]),
                           std::to_string(counts[2]),
                           counts[1] > 0 ? "FAIL" : (counts[0] > 0 ? "pass" : "skipped")});
+    table.row_classes.emplace_back(counts[1] > 0 ? "fail" : "");
   }
   return table;
 }
 
-report::Table findings_table(const calibrate::check::CheckReport& r, CheckLayer layer) {
+// The findings of one layer, failures coloured, their evidence relative to the cluster's folder.
+report::Table findings_table(const calibrate::check::CheckReport& r,
+                             CheckLayer layer,
+                             const std::string& folder) {
   report::Table table{
       "",
       {"verdict", "severity", "check", "element", "evidence", "expected", "measured", "next"},
@@ -56,7 +62,8 @@ report::Table findings_table(const calibrate::check::CheckReport& r, CheckLayer 
   for (const Finding& f : r.findings) {
     if (f.layer == layer) {
       table.rows.push_back({to_string(f.verdict), to_string(f.severity), f.check, f.element,
-                            f.evidence, f.expected, f.measured, f.next});
+                            relative_to(f.evidence, folder), f.expected, f.measured, f.next});
+      table.row_classes.emplace_back(f.verdict == Verdict::kFail ? "fail" : "");
     }
   }
   return table;
@@ -79,12 +86,19 @@ std::vector<std::vector<PairFigure>> populations(
   return out;
 }
 
-// The worse of two figures, NaN standing for none yet.
+// The worse or the better of two figures, NaN standing for none yet.
 double worse(double a, double b, bool bandwidth) {
   if (std::isnan(a)) {
     return b;
   }
   return bandwidth ? std::min(a, b) : std::max(a, b);
+}
+
+double better(double a, double b, bool bandwidth) {
+  if (std::isnan(a)) {
+    return b;
+  }
+  return bandwidth ? std::max(a, b) : std::min(a, b);
 }
 
 void add_population(report::Report& page,
@@ -119,27 +133,36 @@ void add_population(report::Report& page,
     const std::size_t a = at(f.pair->node_a);
     const std::size_t b = at(f.pair->node_b);
     map.values[a][b] = map.values[b][a] = worse(map.values[a][b], f.value, f.bandwidth);
-    per_node[a] = worse(per_node[a], f.value, f.bandwidth);
-    per_node[b] = worse(per_node[b], f.value, f.bandwidth);
     values.push_back(f.value);
+  }
+  // Over pairs, each the worse over its NICs: a node with one slow NIC has no pair without it.
+  for (std::size_t a = 0; a < names.size(); ++a) {
+    for (std::size_t b = 0; b < names.size(); ++b) {
+      if (!std::isnan(map.values[a][b])) {
+        per_node[a] = better(per_node[a], map.values[a][b], first.bandwidth);
+      }
+    }
   }
   page.add_figure(
       "rdma-" + what, report::svg_heatmap(map),
       fmt::format("{}: each pair's figure, the worse over its NICs; grey: not measured", what));
   report::BarChart bars;
-  bars.title = what + ", each node's worst pair";
+  // A slow node slows every pair it is in, and its partners each only one: so a node's best pair
+  // singles it out, where its worst pair would show its partners as slow as it is.
+  bars.title = what + ", each node's best pair";
   bars.category_title = "node";
   bars.value_label = map.value_label;
   bars.value_unit = unit;
   for (std::size_t n = 0; n < names.size(); ++n) {
     bars.bars.push_back({names[n], per_node[n]});
   }
-  std::sort(values.begin(), values.end());
-  bars.reference = values[values.size() / 2];
+  bars.reference = sim::median(std::move(values));
   bars.reference_label = "median";
   page.add_figure(
       "nodes-" + what, report::svg_bar_chart(bars),
-      fmt::format("{}: the worst pair of each node against the population's median", what));
+      fmt::format("{}: the best pair of each node against the population's median: a node "
+                  "below it is slow with every partner",
+                  what));
 }
 
 }  // namespace
@@ -156,8 +179,9 @@ report::Report check_report_page(const calibrate::check::CheckReport& r,
       add_population(page, evidence, population);
     }
   }
+  const std::string folder = input_folder(evidence.source);
   for (const CheckLayer layer : kLayers) {
-    report::Table table = findings_table(r, layer);
+    report::Table table = findings_table(r, layer, folder);
     if (!table.rows.empty()) {
       page.add_heading(to_string(layer));
       page.add_table(std::move(table));

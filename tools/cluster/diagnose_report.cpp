@@ -1,6 +1,7 @@
 // File: tools/cluster/diagnose_report.cpp
 #include "tools/cluster/diagnose_report.hpp"
 
+#include "tools/cluster/input_relative.hpp"
 #include "tools/report/line_chart.hpp"
 
 #include <fmt/format.h>
@@ -43,7 +44,8 @@ report::Table ranked_table(const DiagnosisView& view, int top) {
   return table;
 }
 
-// Predicted against measured for the measurements of one kind, a series per explanation.
+// Predicted against measured for the measurements of one kind: a scatter per explanation, and the
+// diagonal they would lie on.
 report::LineChart versus_chart(const DiagnosisView& view, MeasurementKind kind) {
   const calibrate::diagnose::Diagnosis& d = view.diagnosis;
   const std::string unit = calibrate::fit::measured_unit(kind);
@@ -52,8 +54,10 @@ report::LineChart versus_chart(const DiagnosisView& view, MeasurementKind kind) 
                             kind == MeasurementKind::kRdmaBandwidth ? "RDMA bandwidth"
                             : kind == MeasurementKind::kRdmaLatency ? "RDMA latency"
                                                                     : "collective time");
-  chart.x = {"measured", unit, report::AxisScale::kLinear, report::TickFormat::kNumber, false};
-  chart.y = {"predicted", unit, report::AxisScale::kLinear, report::TickFormat::kNumber, false};
+  // Log-log: the measurements span decades (2 B to 16 GiB), and a relative error is the same
+  // distance from the diagonal at every size.
+  chart.x = {"measured", unit, report::AxisScale::kLog10, report::TickFormat::kNumber, false};
+  chart.y = {"predicted", unit, report::AxisScale::kLog10, report::TickFormat::kNumber, false};
   double low = std::numeric_limits<double>::infinity();
   double high = 0.0;
   for (const Measurement& m : d.measurements) {
@@ -62,7 +66,7 @@ report::LineChart versus_chart(const DiagnosisView& view, MeasurementKind kind) 
       high = std::max(high, m.measured);
     }
   }
-  chart.series.push_back({"predicted = measured", {{low, low}, {high, high}}});
+  chart.series.push_back({"predicted = measured", {{low, low}, {high, high}}, true, false});
   int drawn = -1;
   for (const Explanation& e : d.ranked) {
     const bool design = e.faults.empty();
@@ -71,7 +75,10 @@ report::LineChart versus_chart(const DiagnosisView& view, MeasurementKind kind) 
     }
     drawn = design ? drawn : e.group;
     report::Series series{
-        fmt::format("{}{}", design ? "" : fmt::format("{}. ", e.group + 1), view.name(e)), {}};
+        fmt::format("{}{}", design ? "" : fmt::format("{}. ", e.group + 1), view.name(e)),
+        {},
+        false,
+        true};
     for (std::size_t i = 0; i < d.measurements.size(); ++i) {
       if (d.measurements[i].kind == kind) {
         series.points.push_back({d.measurements[i].measured, e.predicted[i]});
@@ -88,10 +95,12 @@ report::Table rows_table(const DiagnosisView& view) {
   report::Table table{fmt::format("The measurements {} changes", view.name(first)),
                       {"row", "measurement", "measured", "design", "explained"},
                       {}};
+  const std::string folder = input_folder(view.source);
   for (const std::size_t i : view.changed(first)) {
     const Measurement& m = d.measurements[i];
     const char* unit = calibrate::fit::measured_unit(m.kind);
-    table.rows.push_back({m.source, view.describe(m), fmt::format("{:.3f} {}", m.measured, unit),
+    table.rows.push_back({relative_to(m.source, folder), view.describe(m),
+                          fmt::format("{:.3f} {}", m.measured, unit),
                           fmt::format("{:.3f} {}", view.design_figure(i), unit),
                           fmt::format("{:.3f} {}", first.predicted[i], unit)});
   }

@@ -25,8 +25,25 @@ bool numeric_column(const Table& table, std::size_t c) {
   return any;
 }
 
+// A path (a cell of one word with slashes in it) may break after each slash, so that a log's
+// path wraps in its column rather than pushing the table past the page.
+std::string cell_text(std::string_view text) {
+  std::string escaped = xml_escape(text);
+  if (text.find(' ') != std::string_view::npos || text.find('/') == std::string_view::npos) {
+    return escaped;
+  }
+  std::string out;
+  for (const char c : escaped) {
+    out += c;
+    if (c == '/') {
+      out += "<wbr/>";
+    }
+  }
+  return out;
+}
+
 std::string cell(std::string_view tag, std::string_view text, bool numeric) {
-  return fmt::format("<{0}{1}>{2}</{0}>", tag, numeric ? " class=\"num\"" : "", xml_escape(text));
+  return fmt::format("<{0}{1}>{2}</{0}>", tag, numeric ? " class=\"num\"" : "", cell_text(text));
 }
 
 }  // namespace
@@ -63,8 +80,10 @@ std::string html_table(const Table& table) {
     out += "</tr></thead>\n";
   }
   out += "<tbody>\n";
-  for (const std::vector<std::string>& row : table.rows) {
-    out += "<tr>";
+  for (std::size_t r = 0; r < table.rows.size(); ++r) {
+    const std::vector<std::string>& row = table.rows[r];
+    const bool classed = r < table.row_classes.size() && !table.row_classes[r].empty();
+    out += classed ? fmt::format("<tr class=\"{}\">", xml_escape(table.row_classes[r])) : "<tr>";
     for (const std::string& text : row) {
       out += cell("td", text, is_numeric_cell(text));
     }

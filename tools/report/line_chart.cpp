@@ -96,15 +96,25 @@ std::string value_text(double value, TickFormat format) {
   return format == TickFormat::kBytes ? format_bytes(value) : format_number(value);
 }
 
-double legend_width(const LineChart& chart) {
+double widest_legend_entry(const LineChart& chart) {
   double widest = 0.0;
   for (const Series& s : chart.series) {
-    widest = std::max(widest, text_width(s.name, kLegendFont));
+    widest = std::max(widest, kLegendSample + 8.0 + text_width(s.name, kLegendFont) + 8.0);
   }
-  if (chart.series.empty()) {
-    return 0.0;
-  }
-  return std::min(kLegendSample + 8.0 + widest + 8.0, chart.width / 3.0);
+  return widest;
+}
+
+// Long names (an explanation of a diagnosis) would be cut off beside the plot.
+bool legend_below(const LineChart& chart) { return widest_legend_entry(chart) > chart.width / 3.0; }
+
+double legend_width(const LineChart& chart) {
+  return chart.series.empty() || legend_below(chart) ? 0.0 : widest_legend_entry(chart);
+}
+
+double document_height(const LineChart& chart) {
+  return legend_below(chart)
+             ? chart.height + kLegendRow * static_cast<double>(chart.series.size()) + 8.0
+             : chart.height;
 }
 
 // One series: its line, broken into runs at points that cannot be shown, then its markers.
@@ -132,6 +142,9 @@ std::string draw_series(const LineChart& chart,
     run_points = 0;
   };
   for (const Point& p : sorted) {
+    if (!series.line) {
+      break;
+    }
     if (!point_shown(chart, p)) {
       flush();
       continue;
@@ -145,7 +158,7 @@ std::string draw_series(const LineChart& chart,
   }
   flush();
   for (const Point& p : sorted) {
-    if (!point_shown(chart, p)) {
+    if (!series.markers || !point_shown(chart, p)) {
       continue;
     }
     const std::string tooltip =
@@ -163,15 +176,22 @@ std::string draw_legend(const LineChart& chart, const PlotArea& area) {
     return {};
   }
   std::string out = "<g class=\"legend\">\n";
-  const double x = area.right + 12.0;
+  const bool below = legend_below(chart);
+  const double x = below ? area.left : area.right + 12.0;
+  const double top = below ? chart.height + 6.0 : area.top + 6.0;
   for (std::size_t i = 0; i < chart.series.size(); ++i) {
-    const double y = area.top + 6.0 + kLegendRow * static_cast<double>(i);
+    const Series& series = chart.series[i];
+    const double y = top + kLegendRow * static_cast<double>(i);
     const std::string colour = series_colour(i);
     out += "<g class=\"legend-entry\">\n";
-    out += svg_line(x, y, x + kLegendSample, y, colour, 2.0);
-    out += marker_element(kMarkers[i % kMarkers.size()], x + kLegendSample / 2.0, y, colour, "",
-                          "legend-marker");
-    out += svg_text(x + kLegendSample + 6.0, y + 4.0, chart.series[i].name, {.size = kLegendFont});
+    if (series.line) {
+      out += svg_line(x, y, x + kLegendSample, y, colour, 2.0);
+    }
+    if (series.markers) {
+      out += marker_element(kMarkers[i % kMarkers.size()], x + kLegendSample / 2.0, y, colour, "",
+                            "legend-marker");
+    }
+    out += svg_text(x + kLegendSample + 6.0, y + 4.0, series.name, {.size = kLegendFont});
     out += "</g>\n";
   }
   out += "</g>\n";
@@ -225,7 +245,7 @@ std::string svg_line_chart(const LineChart& chart) {
   const AxisMap x_map(chart.x.scale, x_ticks.lo, x_ticks.hi, area.left, area.right);
   const AxisMap y_map(chart.y.scale, y_ticks.lo, y_ticks.hi, area.bottom, area.top);
 
-  std::string out = svg_begin(chart.width, chart.height, chart.title);
+  std::string out = svg_begin(chart.width, document_height(chart), chart.title);
   out += draw_title(chart.width, chart.title);
   out += draw_x_axis(x_ticks, x_map, area, chart.x.format, axis_title(chart.x.label, chart.x.unit));
   out += draw_y_axis(y_ticks, y_map, area, chart.y.format, axis_title(chart.y.label, chart.y.unit),

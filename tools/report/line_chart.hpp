@@ -1,7 +1,8 @@
 // File: tools/report/line_chart.hpp
 // svg_line_chart: several named series of (x, y) points as a standalone SVG document, the
-// report's main figure (busbw against message size, one series per design point). Linear, log10
-// or log2 axes with nice ticks, a legend, and a colour and marker shape per series.
+// report's main figure (busbw against message size, one series per design point), or a scatter
+// (predicted against measured, with the diagonal as a line). Linear, log10 or log2 axes with nice
+// ticks, a legend, and a colour and marker shape per series.
 #pragma once
 
 #include "tools/report/axis.hpp"
@@ -20,6 +21,8 @@ struct Point {
 struct Series {
   std::string name;           // the legend entry
   std::vector<Point> points;  // any order; drawn sorted by x
+  bool line = true;           // join the points (false: a scatter of markers)
+  bool markers = true;        // a marker per point (false: a reference line alone)
 };
 
 struct AxisOptions {
@@ -30,15 +33,17 @@ struct AxisOptions {
   bool include_zero = false;  // linear axes only: start the range at 0 (usual for bandwidth)
 };
 
-// A chart description. Points that an axis cannot show (NaN or infinite, <= 0 on a log axis) are
-// gaps: the line stops before them and resumes after, and they get no marker.
+// A chart description. The legend stands right of the plot, or below it, the document growing to
+// hold it, when a name would not fit a third of the width. Points that an axis cannot show (NaN or
+// infinite, <= 0 on a log axis) are gaps: the line stops before them and resumes after, and they
+// get no marker.
 struct LineChart {
   std::string title;
   AxisOptions x;
   AxisOptions y;
   std::vector<Series> series;
   double width = 720.0;   // px
-  double height = 420.0;  // px
+  double height = 420.0;  // px, without a legend below the plot
 };
 
 // The SVG document (with xmlns, viewBox, width and height; no XML declaration, so it can also

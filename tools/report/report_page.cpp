@@ -26,7 +26,8 @@ constexpr std::string_view kStyle =
     "caption{text-align:left;color:#555;padding-bottom:.3em}\n"
     "th,td{border-bottom:1px solid #ddd;padding:.3em .8em;text-align:left}\n"
     "th{background:#f3f3f3}\n"
-    ".num{text-align:right;font-variant-numeric:tabular-nums}\n";
+    ".num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\n"
+    "tr.fail td{background:#fdecea}tr.fail td:first-child{color:#b3261e;font-weight:bold}\n";
 
 std::string render_figure(const Figure& figure, const std::string& stem, int number) {
   std::string out = fmt::format("<figure id=\"fig-{}\">\n", stem);

@@ -49,6 +49,29 @@ TEST(LineChart, TwoSeriesGiveTwoLegendEntriesAndAMarkerPerPoint) {
   EXPECT_NE(svg.find(">tree</text>"), std::string::npos);
 }
 
+TEST(LineChart, AScatterHasMarkersWithoutLinesAndAReferenceLineNoMarkers) {
+  LineChart chart = two_series_chart();
+  chart.series[0].line = false;     // ring: 3 markers, no line
+  chart.series[1].markers = false;  // tree: a line, no marker
+  const std::string svg = svg_line_chart(chart);
+  EXPECT_EQ(count_of(svg, "class=\"marker\""), 3U);
+  EXPECT_EQ(count_of(svg, "class=\"line\""), 1U);
+  // The legend shows each as drawn: ring's marker alone, tree's line alone.
+  const std::string legend = svg.substr(svg.find("<g class=\"legend\">"));
+  EXPECT_EQ(count_of(legend, "class=\"legend-marker\""), 1U);
+  EXPECT_EQ(count_of(legend, "<line "), 1U);
+}
+
+TEST(LineChart, ALegendTooWideForTheSideGoesBelowAndTheDocumentGrows) {
+  LineChart chart = two_series_chart();
+  chart.series[1].name = std::string(80, 'w');  // far wider than 720 / 3 px at 12 px
+  const std::string svg = svg_line_chart(chart);
+  // Two rows of 18 px and 8 px of margin below the 420 px chart; the plot keeps the full width
+  // (its right edge where the legend would otherwise start), and the entries start at its left.
+  EXPECT_NE(svg.find("width=\"720\" height=\"464\" viewBox=\"0 0 720 464\""), std::string::npos);
+  EXPECT_DOUBLE_EQ(line_chart_plot_area(chart).right, 720.0 - 16.0);
+}
+
 TEST(LineChart, SeriesHaveDistinctColoursAndMarkerShapes) {
   const std::string svg = svg_line_chart(two_series_chart());
   const std::vector<std::string> lines = elements(svg, "<polyline class=\"line\"");

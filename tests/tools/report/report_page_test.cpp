@@ -103,6 +103,21 @@ TEST(ReportPage, NumericCellsAreRightAligned) {
   EXPECT_NE(html.find("<th>design</th>"), std::string::npos);
 }
 
+TEST(ReportPage, RowsCarryTheirClassSoThatFailuresAreColouredAndPathsBreak) {
+  const std::string html = html_table({.header = {"verdict", "check"},
+                                       .rows = {{"pass", "a"}, {"FAIL", "b"}, {"pass", "c"}},
+                                       .row_classes = {"", "fail"}});
+  EXPECT_NE(html.find("<tr><td>pass</td><td>a</td></tr>"), std::string::npos);
+  EXPECT_NE(html.find("<tr class=\"fail\"><td>FAIL</td><td>b</td></tr>"), std::string::npos);
+  EXPECT_NE(html.find("<tr><td>pass</td><td>c</td></tr>"), std::string::npos);
+  // A path breaks after its slashes; a phrase with a slash in it is left to the browser.
+  const std::string paths = html_table({.rows = {{"perftest/n0.txt:13", "24 GB/s"}}});
+  EXPECT_NE(paths.find("<td>perftest/<wbr/>n0.txt:13</td>"), std::string::npos);
+  EXPECT_NE(paths.find(">24 GB/s</td>"), std::string::npos);
+  Report page("check");
+  EXPECT_NE(render_html(page).find("tr.fail td{background:"), std::string::npos);
+}
+
 TEST(ReportPage, AnUncreatableDirectoryThrowsInputErrorNamingIt) {
   // A regular file where a folder is needed cannot be created over, even by root.
   const fs::path blocker = scratch_dir() / "blocker";
