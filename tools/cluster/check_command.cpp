@@ -11,6 +11,7 @@
 #include "tools/cluster/cluster_options.hpp"
 #include "tools/command.hpp"
 #include "tools/report/report_page.hpp"
+#include "tools/terminal_colour.hpp"
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
@@ -29,7 +30,8 @@ using calibrate::check::CheckReport;
 using calibrate::check::Finding;
 using calibrate::check::Verdict;
 
-std::string text_report(const CheckReport& report) {
+// `colour`: failed checks in red (terminal_colour.hpp).
+std::string text_report(const CheckReport& report, bool colour) {
   std::string text = fmt::format("railsim check: {} against {}\n", report.source, report.design);
   std::optional<calibrate::check::CheckLayer> layer;
   std::map<std::string, int> counts;
@@ -40,8 +42,11 @@ std::string text_report(const CheckReport& report) {
     }
     ++counts[to_string(f.verdict)];
     const std::string severity = to_string(f.severity);
-    text += fmt::format("  {:<7} {:<8} {:<26} {}{}\n", to_string(f.verdict), severity, f.check,
-                        f.element, f.evidence.empty() ? "" : "  [" + f.evidence + "]");
+    const std::string verdict = fmt::format("{:<7}", to_string(f.verdict));
+    text +=
+        fmt::format("  {} {:<8} {:<26} {}{}\n",
+                    f.verdict == Verdict::kFail ? failure_text(verdict, colour) : verdict, severity,
+                    f.check, f.element, f.evidence.empty() ? "" : "  [" + f.evidence + "]");
     if (f.verdict != Verdict::kSkipped) {
       text += fmt::format("      expected: {}\n      measured: {}\n", f.expected, f.measured);
     }
@@ -100,8 +105,9 @@ int run(const ClusterOptions& o, std::ostream& out) {
   const calibrate::fit::CalibratedModel model = o.model();
   const calibrate::parse::ClusterEvidence evidence = o.evidence();
   const CheckReport report = calibrate::check::check_cluster(evidence, model, o.system);
-  const std::string text =
-      format == OutputFormat::kJson ? json_report(report) : text_report(report);
+  const std::string text = format == OutputFormat::kJson
+                               ? json_report(report)
+                               : text_report(report, o.output.empty() && colour_on(out));
   if (!o.report_dir.empty()) {
     report::write_report(o.report_dir, check_report_page(report, evidence));
   }
