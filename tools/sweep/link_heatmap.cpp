@@ -37,13 +37,13 @@ std::optional<LinkHeatmap> link_heatmap(const SweepResults& results) {
   for (std::size_t i = 0; i < kept.size(); ++i) {
     kept[i] = i;
   }
-  if (kept.size() > kMaxHeatmapLinks) {
-    // The busiest, ties to the earlier link; then back to link order, which groups a node's
-    // ports and a leaf's uplinks together.
-    std::stable_sort(kept.begin(), kept.end(),
-                     [&](std::size_t a, std::size_t b) { return peak[a] > peak[b]; });
-    kept.resize(kMaxHeatmapLinks);
-    std::sort(kept.begin(), kept.end());
+  // The busiest first, ties to the earlier link.
+  std::stable_sort(kept.begin(), kept.end(),
+                   [&](std::size_t a, std::size_t b) { return peak[a] > peak[b]; });
+  kept.resize(std::min(kept.size(), kMaxHeatmapLinks));
+  std::vector<std::size_t> row_of(names.size(), kept.size());  // link -> its row, or none
+  for (std::size_t r = 0; r < kept.size(); ++r) {
+    row_of[kept[r]] = r;
   }
   std::map<std::size_t, std::size_t> first_row;  // point -> its first row
   for (std::size_t r = results.rows.size(); r-- > 0;) {
@@ -82,17 +82,30 @@ std::optional<LinkHeatmap> link_heatmap(const SweepResults& results) {
   map.values.assign(kept.size(), std::vector<double>(results.links.size(), 0.0));
   for (std::size_t c = 0; c < results.links.size(); ++c) {
     for (const auto& [name, utilisation] : results.links[c].links) {
-      const std::size_t i = index.at(name);
-      const auto at = std::lower_bound(kept.begin(), kept.end(), i);
-      if (at != kept.end() && *at == i) {
-        map.values[static_cast<std::size_t>(at - kept.begin())][c] = utilisation * 100.0;
+      const std::size_t r = row_of[index.at(name)];
+      if (r < kept.size()) {
+        map.values[r][c] = utilisation * 100.0;
       }
     }
   }
+  out.busiest = {fmt::format("The {} busiest links", std::min(kept.size(), kNamedBusiestLinks)),
+                 {"link", "highest utilisation", fmt::format("at {}", map.column_title)},
+                 {}};
+  for (std::size_t r = 0; r < kept.size() && r < kNamedBusiestLinks; ++r) {
+    const std::vector<double>& row = map.values[r];
+    std::size_t at = 0;  // the first point of the link's highest utilisation
+    for (std::size_t c = 1; c < row.size(); ++c) {
+      if (std::isfinite(row[c]) && (!std::isfinite(row[at]) || row[c] > row[at])) {
+        at = c;
+      }
+    }
+    out.busiest.rows.push_back(
+        {map.row_labels[r], fmt::format("{:.1f}%", peak[kept[r]] * 100.0), map.column_labels[at]});
+  }
   out.caption =
       "Utilisation of each fabric link (NIC ports and switch-to-switch cables) that "
-      "carried traffic: bytes / (capacity x step time), per point; 0 where a link "
-      "carried nothing at that point.";
+      "carried traffic, busiest first: bytes / (capacity x step time), per point; 0 where a "
+      "link carried nothing at that point.";
   if (kept.size() < names.size()) {
     out.caption += fmt::format(
         " Only the {} busiest of {} links are shown (by their highest "

@@ -170,6 +170,7 @@ report::Report sweep_report(const SweepResults& results) {
   }
   if (const std::optional<LinkHeatmap> heatmap = link_heatmap(results)) {
     page.add_figure("link utilisation", report::svg_heatmap(heatmap->map), heatmap->caption);
+    page.add_table(heatmap->busiest);
   } else if (has_metric(view, "step_time_ms")) {
     page.add_paragraph(
         "No link utilisation heatmap: per-link utilisation is measured while the sweep runs and "

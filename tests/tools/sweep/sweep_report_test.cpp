@@ -142,9 +142,11 @@ TEST(SweepReport, StepSweepPlotsStepTimeAgainstSeverityAndAHeatmapOfTheLinksThat
   EXPECT_EQ(map.column_title, "rate_scale");
   // One GPU per node: the AllReduce between the two nodes crosses only NIC 0 of each, both ways,
   // through the one leaf of rail 0. Those four ports are the fabric links that carried traffic
-  // (no NVLink or PCIe link, no idle port), each at most at its capacity.
-  EXPECT_EQ(map.row_labels, (std::vector<std::string>{"n0.mlx5_0>leaf0", "leaf0>n0.mlx5_0",
-                                                      "n1.mlx5_0>leaf0", "leaf0>n1.mlx5_0"}));
+  // (no NVLink or PCIe link, no idle port), each at most at its capacity, busiest first.
+  std::vector<std::string> rows = map.row_labels;
+  std::sort(rows.begin(), rows.end());
+  EXPECT_EQ(rows, (std::vector<std::string>{"leaf0>n0.mlx5_0", "leaf0>n1.mlx5_0", "n0.mlx5_0>leaf0",
+                                            "n1.mlx5_0>leaf0"}));
   ASSERT_EQ(map.values.size(), map.row_labels.size());
   for (std::size_t r = 0; r < map.row_labels.size(); ++r) {
     const std::string& link = map.row_labels[r];
@@ -157,9 +159,16 @@ TEST(SweepReport, StepSweepPlotsStepTimeAgainstSeverityAndAHeatmapOfTheLinksThat
     }
     EXPECT_GT(peak, 0.0) << link;
   }
-  // At rate_scale 0.5 the faulted port runs at half its rate, so it is busier for the same bytes
-  // than at full rate.
-  EXPECT_GT(map.values[2][1], map.values[2][0]);
+  // At rate_scale 0.25 the faulted port runs at a quarter of its rate, so it is the busiest link
+  // of the sweep, named first in the table at that point, and busier at 0.5 than at full rate.
+  EXPECT_GT(map.values[0][1], map.values[0][0]);
+  ASSERT_EQ(heatmap->busiest.rows.size(), 4U);
+  EXPECT_EQ(heatmap->busiest.rows[0][0], map.row_labels[0]);
+  EXPECT_EQ(heatmap->busiest.rows[0][2], "0.25");
+  for (std::size_t r = 1; r < map.row_labels.size(); ++r) {
+    EXPECT_GE(*std::max_element(map.values[r - 1].begin(), map.values[r - 1].end()),
+              *std::max_element(map.values[r].begin(), map.values[r].end()));
+  }
 
   const std::string dir = sweep_folder("report-step", step_sweep);
   run({dir + "/sweep.json", "--out", dir + "/out", "--report", dir + "/report"});
