@@ -18,7 +18,22 @@ LinkLoadTrace::LinkLoadTrace(FlowNetwork& network, Trace& trace, TraceProcessId 
 
 LinkLoadTrace::~LinkLoadTrace() { network_.set_link_load_observer({}); }
 
+void LinkLoadTrace::set_recording(bool on, SimTime now) {
+  if (on && !recording_) {
+    for (std::size_t l = 0; l < counters_.size(); ++l) {
+      if (counters_[l]) {
+        const LinkId link{static_cast<std::uint32_t>(l)};
+        trace_.add_sample(*counters_[l], now, network_.load(link).in_gbytes_per_s());
+      }
+    }
+  }
+  recording_ = on;
+}
+
 void LinkLoadTrace::record(const LinkLoadChange& change) {
+  if (!recording_) {
+    return;
+  }
   if (change.link.index >= counters_.size()) {
     counters_.resize(network_.link_count());
   }

@@ -34,6 +34,10 @@ class LinkLoadTrace {
 
   ~LinkLoadTrace();
 
+  // Stops recording, or resumes it at `now` with a sample of every counter's current load, so
+  // that a trace of some of a run's calls shows only their time and each counter stays exact.
+  void set_recording(bool on, SimTime now);
+
  private:
   void record(const LinkLoadChange& change);
 
@@ -41,6 +45,7 @@ class LinkLoadTrace {
   Trace& trace_;
   ProcessOf process_of_;
   std::vector<std::optional<TraceCounterId>> counters_;  // by link index
+  bool recording_ = true;
 };
 
 }  // namespace railsim::sim

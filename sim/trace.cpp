@@ -81,6 +81,10 @@ void Trace::add_sample(TraceCounterId counter, SimTime time, double value) {
   samples_.push_back(TraceSample{counter, time, value});
 }
 
+void Trace::add_instant(std::string_view name, SimTime time) {
+  instants_.push_back(TraceInstant{intern(name), time});
+}
+
 TraceText Trace::intern(std::string_view text) {
   const auto found = text_ids_.find(text);
   if (found != text_ids_.end()) {

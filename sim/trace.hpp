@@ -92,6 +92,12 @@ struct TraceSample {
 // so that a long run cannot exhaust memory, nor write a file no viewer can open. At the
 // defaults the spans take 64 MB (32 bytes each, plus 48 per argument) and the samples 48 MB,
 // and the JSON stays under about 500 MB, which ui.perfetto.dev still opens.
+// A moment the whole timeline is marked at: a fault applied, a link restored.
+struct TraceInstant {
+  TraceText name;
+  SimTime time;
+};
+
 struct TraceLimits {
   std::size_t max_spans = 2'000'000;
   std::size_t max_samples = 2'000'000;
@@ -134,6 +140,12 @@ class Trace {
 
   const std::vector<TraceSample>& samples() const { return samples_; }
 
+  // A mark across the whole timeline; not limited, since a run has few.
+  void add_instant(std::string_view name, SimTime time);
+
+  // In the order added.
+  const std::vector<TraceInstant>& instants() const { return instants_; }
+
   std::span<const TraceStoredArg> args(const TraceSpan& span) const {
     return std::span<const TraceStoredArg>(args_).subspan(span.first_arg, span.arg_count);
   }
@@ -159,6 +171,7 @@ class Trace {
   std::vector<TraceSpan> spans_;
   std::vector<TraceStoredArg> args_;
   std::vector<TraceSample> samples_;
+  std::vector<TraceInstant> instants_;
   std::vector<std::string> texts_;
   std::map<std::string, TraceText, std::less<>> text_ids_;
   std::uint64_t dropped_spans_ = 0;

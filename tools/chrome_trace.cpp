@@ -116,14 +116,55 @@ void add_spans(const sim::Trace& trace, EventList& events) {
   }
 }
 
-void add_samples(const sim::Trace& trace, EventList& events) {
+// Samples by time, then as added.
+std::vector<std::size_t> sample_order(const sim::Trace& trace) {
   std::vector<std::size_t> order(trace.samples().size());
   std::iota(order.begin(), order.end(), std::size_t{0});
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
     return trace.samples()[a].time < trace.samples()[b].time;
   });
+  return order;
+}
+
+// Per counter, whether it is written: the `most` with the largest integral of their step
+// function over time, ties to the earlier; every counter when `most` is 0.
+std::vector<bool> written_counters(const sim::Trace& trace,
+                                   const std::vector<std::size_t>& order,
+                                   std::size_t most) {
+  const std::size_t count = trace.counters().size();
+  if (most == 0 || most >= count) {
+    return std::vector<bool>(count, true);
+  }
+  std::vector<double> area(count, 0.0);
+  std::vector<std::optional<sim::TraceSample>> last(count);
+  for (const std::size_t i : order) {
+    const sim::TraceSample& sample = trace.samples()[i];
+    std::optional<sim::TraceSample>& previous = last[sample.counter.index];
+    if (previous) {
+      area[sample.counter.index] += previous->value * to_trace_us(sample.time - previous->time);
+    }
+    previous = sample;
+  }
+  std::vector<std::size_t> ranked(count);
+  std::iota(ranked.begin(), ranked.end(), std::size_t{0});
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [&](std::size_t a, std::size_t b) { return area[a] > area[b]; });
+  std::vector<bool> written(count, false);
+  for (std::size_t k = 0; k < most; ++k) {
+    written[ranked[k]] = true;
+  }
+  return written;
+}
+
+void add_samples(const sim::Trace& trace,
+                 const std::vector<std::size_t>& order,
+                 const std::vector<bool>& written,
+                 EventList& events) {
   for (std::size_t i : order) {
     const sim::TraceSample& sample = trace.samples()[i];
+    if (!written[sample.counter.index]) {
+      continue;
+    }
     const sim::TraceCounter& counter = trace.counters()[sample.counter.index];
     // A counter event's args are its series; one series per counter, named by the unit, so
     // Perfetto titles the track "<name> <unit>".
@@ -132,6 +173,15 @@ void add_samples(const sim::Trace& trace, EventList& events) {
                     {"ts", to_trace_us(sample.time)},
                     {"pid", pid_of(counter.process)},
                     {"args", {{counter.unit.empty() ? "value" : counter.unit, sample.value}}}});
+  }
+}
+
+void add_instants(const sim::Trace& trace, EventList& events) {
+  for (const sim::TraceInstant& instant : trace.instants()) {
+    events.add(Json{{"name", trace.text(instant.name)},
+                    {"ph", "i"},
+                    {"s", "g"},
+                    {"ts", to_trace_us(instant.time)}});
   }
 }
 
@@ -149,23 +199,32 @@ void add_truncation_mark(const sim::Trace& trace, EventList& events) {
 
 }  // namespace
 
-void write_chrome_trace(const sim::Trace& trace, std::ostream& out) {
+void write_chrome_trace(const sim::Trace& trace,
+                        std::ostream& out,
+                        const ChromeTraceOptions& options) {
   out << R"({"traceEvents":[)";
   EventList events(out);
   add_metadata(trace, events);
   add_spans(trace, events);
-  add_samples(trace, events);
+  const std::vector<std::size_t> order = sample_order(trace);
+  const std::vector<bool> written = written_counters(trace, order, options.max_counters);
+  add_samples(trace, order, written, events);
+  add_instants(trace, events);
   add_truncation_mark(trace, events);
   const Json other{{"generator", fmt::format("railsim {}", kVersion)},
                    {"dropped_spans", trace.dropped_spans()},
-                   {"dropped_counter_samples", trace.dropped_samples()}};
+                   {"dropped_counter_samples", trace.dropped_samples()},
+                   {"counters", trace.counters().size()},
+                   {"counters_written", std::count(written.begin(), written.end(), true)}};
   // "ns" only sets the viewer's display unit: "ts" and "dur" stay microseconds.
   out << "\n],\n\"displayTimeUnit\":\"ns\",\n\"otherData\":" << other.dump() << "}\n";
 }
 
-void write_chrome_trace_file(const sim::Trace& trace, const std::string& path) {
+void write_chrome_trace_file(const sim::Trace& trace,
+                             const std::string& path,
+                             const ChromeTraceOptions& options) {
   write_output_file(
-      path, [&trace](std::ostream& out) { write_chrome_trace(trace, out); }, "--trace");
+      path, [&](std::ostream& out) { write_chrome_trace(trace, out, options); }, "--trace");
 }
 
 }  // namespace railsim::tools

@@ -2,12 +2,26 @@
 // Link faults onto a network's links: for the whole run, or in timed windows.
 #include "models/fault/link_fault.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
 #include <memory>
 #include <set>
 
 namespace railsim::models {
+
+std::string fault_text(const LinkFault& fault) {
+  std::string text = fault.link;
+  text += fault.down ? std::string(" down")
+          : fault.rate.bytes_per_s > 0.0
+              ? fmt::format(" at {:g} Gb/s", fault.rate.bytes_per_s * 8e-9)
+              : fmt::format(" x{:g}", fault.rate_scale);
+  if (fault.schedule) {
+    text += " (timed)";
+  }
+  return text;
+}
 
 void apply_link_faults(const std::vector<LinkFault>& faults,
                        const FaultLink& link_of,

@@ -38,6 +38,10 @@ struct LinkFault {
   std::optional<FaultSchedule> schedule;  // unset: for the whole run
 };
 
+// The fault as reports and traces name it: "n2.mlx5_0>leaf0 x0.5", "leaf0>spine1.0 down",
+// "n0.mlx5_0>leaf0 at 200 Gb/s", with " (timed)" when it has a schedule.
+std::string fault_text(const LinkFault& fault);
+
 // A fault that cannot be applied to the link it names (a NIC's port cannot go down alone, ...).
 class LinkFaultError : public sim::InputError {
  public:

@@ -155,6 +155,33 @@ TEST_F(LinkLoadTest, TraceHasACounterPerBusyLinkInGigabytesPerSecond) {
   expect_steps(steps, expected_steps());
 }
 
+TEST_F(LinkLoadTest, APausedTraceMissesItsStepsAndResumesWithEveryCountersLoad) {
+  // Paused from 150 to 320 ms: the 300 ms step is not seen; at 320 ms each counter gets the
+  // load its link has then (s 4, a0 0, a1 4), and the 350 ms steps are seen again.
+  Trace trace;
+  LinkLoadTrace recorder(net, trace, trace.add_process("links"));
+  start_two_flows_sharing_s();
+  sim.schedule_at(at(ms(150)), [&] { recorder.set_recording(false, sim.now()); });
+  sim.schedule_at(at(ms(320)), [&] { recorder.set_recording(true, sim.now()); });
+  run();
+
+  ASSERT_EQ(trace.counters().size(), 3U);
+  std::vector<Step> steps;
+  for (const TraceSample& sample : trace.samples()) {
+    const std::string& name = trace.counters()[sample.counter.index].name;
+    steps.push_back({name == "s" ? 0U : name == "a0" ? 1U : 2U, in_ms(sample.time), sample.value});
+  }
+  expect_steps(steps, {{0, 0.0, 10.0},
+                       {1, 0.0, 10.0},
+                       {1, 100.0, 6.0},
+                       {2, 100.0, 4.0},
+                       {0, 320.0, 4.0},
+                       {1, 320.0, 0.0},
+                       {2, 320.0, 4.0},
+                       {0, 350.0, 0.0},
+                       {2, 350.0, 0.0}});
+}
+
 TEST_F(LinkLoadTest, TraceAsksEachLinksProcessOnceAndNamesUnnamedLinksByIndex) {
   // f0 crosses links 0 (named "up") and 1 (unnamed) at 10 GB/s: two counters, "up" under
   // "node 0" and "link #1" under "fabric", each process asked for once per link.

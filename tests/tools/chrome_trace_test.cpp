@@ -137,6 +137,46 @@ TEST(ChromeTrace, CounterSamplesAreCounterEventsWithTheUnitAsTheirSeries) {
   EXPECT_EQ(samples[1].at("args").size(), 1U);
 }
 
+TEST(ChromeTrace, OnlyTheCountersThatCarriedMostAreWrittenAndTheFileSaysSo) {
+  // Three links: a at 10 GB/s for 1 ms (10 MB), b at 30 GB/s for 0.5 ms (15 MB), c at 2 GB/s
+  // for 3 ms (6 MB). Two written, b and a, their samples in time order (b drops at 0.5 ms, a at
+  // 1 ms); c not at all.
+  sim::Trace trace;
+  const sim::TraceProcessId links = trace.add_process("links");
+  const auto step = [&](const char* name, double gbps, double ms) {
+    const sim::TraceCounterId counter = trace.add_counter(links, name, "GB/s");
+    trace.add_sample(counter, sim::at(sim::ms(0)), gbps);
+    trace.add_sample(counter, sim::at(sim::us(ms * 1000.0)), 0.0);
+  };
+  step("a", 10.0, 1.0);
+  step("b", 30.0, 0.5);
+  step("c", 2.0, 3.0);
+  std::ostringstream out;
+  write_chrome_trace(trace, out, {.max_counters = 2});
+  const json file = json::parse(out.str());
+  std::vector<std::string> names;
+  for (const json& sample : events(file, "C")) {
+    names.push_back(sample.at("name"));
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"a", "b", "b", "a"}));
+  EXPECT_EQ(file.at("otherData").at("counters"), 3);
+  EXPECT_EQ(file.at("otherData").at("counters_written"), 2);
+  // 0: every counter.
+  std::ostringstream all;
+  write_chrome_trace(trace, all, {.max_counters = 0});
+  EXPECT_EQ(events(json::parse(all.str()), "C").size(), 6U);
+}
+
+TEST(ChromeTrace, InstantsMarkTheWholeTimeline) {
+  sim::Trace trace;
+  trace.add_instant("fault: n2.mlx5_0>leaf0 x0.5", sim::at(sim::us(2)));
+  const std::vector<json> marks = events(parsed(trace), "i");
+  ASSERT_EQ(marks.size(), 1U);
+  EXPECT_EQ(marks[0].at("name"), "fault: n2.mlx5_0>leaf0 x0.5");
+  EXPECT_EQ(marks[0].at("s"), "g");
+  EXPECT_EQ(marks[0].at("ts").get<double>(), 2.0);
+}
+
 TEST(ChromeTrace, EnclosingSpanComesBeforeWhatItEnclosesAndSpansGoInTimeOrder) {
   // Added: inner [0, 1] us, a later span [5, 6] us, outer [0, 2] us. Written by begin, the
   // longer first among equal begins: outer, inner, later.

@@ -61,7 +61,7 @@ struct CollectiveOptions {
   std::string oversub;
   std::string routing;
   OutputFormat format = OutputFormat::kText;
-  std::string trace_path;
+  TraceOptions trace;
   std::string profile_path;
   models::WorkLimit limit;  // --max-memory
   bool quiet = false;       // no progress line
@@ -150,10 +150,9 @@ std::optional<CollectiveOptions> parse_options(const std::vector<std::string>& a
       "exec", po::value(&a.exec)->default_value("auto"),
       "chunk (every slice a flow), pipelined (each channel a flow group) or auto")(
       "format", po::value(&a.format)->default_value("nccl-tests"), "nccl-tests, json or csv")(
-      "trace", po::value(&o.trace_path),
-      "also write a Chrome/Perfetto trace of the run to this file (docs/trace.md)")(
       "profile", po::value(&o.profile_path),
       "a calibration profile (railsim calibrate -o): its parameters, with a one-sigma band");
+  add_trace_options(options, o.trace);
   add_max_memory_option(options, o.limit);
   add_quiet_option(options, o.quiet);
   po::variables_map vm;
@@ -210,13 +209,15 @@ void apply_overrides(const CollectiveOptions& o, models::SystemSpec& spec) {
 }
 
 int run(const CollectiveOptions& o, std::ostream& out) {
-  check_output_file(o.trace_path, "--trace", {o.system_name, o.profile_path});
+  check_output_file(o.trace.path, "--trace", {o.system_name, o.profile_path});
+  TraceOptions trace = o.trace;
+  resolve_trace_options(trace, workload_sizes(o.workload));
   models::scenario::ScenarioFile scenario = models::scenario::scenario_from_argument(o.system_name);
   apply_overrides(o, scenario.system.system);
   check_series_memory(scenario.system, o.workload, o.limit,
                       o.nodes ? "--nodes" : scenario.system.file);
   const std::optional<LoadedProfile> profile = load_profile(o.profile_path);
-  run_and_print(out, scenario, o.workload, o.format, o.trace_path, profile ? &*profile : nullptr,
+  run_and_print(out, scenario, o.workload, o.format, trace, profile ? &*profile : nullptr,
                 progress_stream(o.quiet));
   return 0;
 }

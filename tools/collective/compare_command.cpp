@@ -181,7 +181,7 @@ int run(const CompareOptions& o, std::ostream& out) {
     try {
       systems.push_back(
           {o.paths[s], run_calibrated_series(scenarios[s], workload, profile ? &*profile : nullptr,
-                                             nullptr, [&bar] { bar.advance(); })});
+                                             {}, [&bar] { bar.advance(); })});
     } catch (const sim::InputError& error) {
       throw sim::InputError(fmt::format("{}: {}", o.paths[s], error.what()));
     }

@@ -23,7 +23,7 @@ namespace po = boost::program_options;
 struct ScenarioRunOptions {
   std::string path;
   OutputFormat format = OutputFormat::kText;
-  std::string trace_path;
+  TraceOptions trace;
   std::string profile_path;
   models::WorkLimit limit;  // --max-memory
   bool quiet = false;       // no progress line
@@ -35,15 +35,16 @@ std::optional<ScenarioRunOptions> parse_options(const std::vector<std::string>& 
   ScenarioRunOptions o;
   std::string format = "table";
   po::options_description options(
-      "railsim run SCENARIO.json [--format table|json|csv] [--trace OUT.json] [--profile P.json]");
+      "railsim run SCENARIO.json [--format table|json|csv] [--trace OUT.json [--trace-sizes "
+      "S,...]] "
+      "[--profile P.json]");
   options.add_options()("scenario", po::value(&o.path)->required(),
                         "a scenario file with a workload")(
       "format", po::value(&format)->default_value("table"),
       "table (nccl-tests' columns), json or csv")(
-      "trace", po::value(&o.trace_path),
-      "also write a Chrome/Perfetto trace of the run to this file (docs/trace.md)")(
       "profile", po::value(&o.profile_path),
       "a calibration profile (railsim calibrate -o): its parameters, with a one-sigma band");
+  add_trace_options(options, o.trace);
   add_max_memory_option(options, o.limit);
   add_quiet_option(options, o.quiet);
   po::positional_options_description positional;
@@ -58,12 +59,14 @@ std::optional<ScenarioRunOptions> parse_options(const std::vector<std::string>& 
 }
 
 int run(const ScenarioRunOptions& o, std::ostream& out) {
-  check_output_file(o.trace_path, "--trace", {o.path, o.profile_path});
+  check_output_file(o.trace.path, "--trace", {o.path, o.profile_path});
   const models::scenario::ScenarioFile scenario = models::scenario::load_scenario_file(o.path);
   const models::scenario::CollectiveWorkload workload = workload_of(scenario, o.path);
   check_series_memory(scenario.system, workload, o.limit, o.path);
+  TraceOptions trace = o.trace;
+  resolve_trace_options(trace, workload_sizes(workload));
   const std::optional<LoadedProfile> profile = load_profile(o.profile_path);
-  run_and_print(out, scenario, workload, o.format, o.trace_path, profile ? &*profile : nullptr,
+  run_and_print(out, scenario, workload, o.format, trace, profile ? &*profile : nullptr,
                 progress_stream(o.quiet));
   return 0;
 }

@@ -17,6 +17,7 @@
 #include <fmt/ostream.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -98,7 +99,7 @@ std::vector<std::int64_t> workload_sizes(const models::scenario::CollectiveWorkl
 SizeSeries run_size_series(const models::scenario::SystemFile& file,
                            const std::vector<models::BackgroundFlow>& background,
                            const models::scenario::CollectiveWorkload& workload,
-                           sim::Trace* trace,
+                           const SeriesTrace& trace,
                            const std::function<void()>& on_size) {
   SizeSeries series;
   series.system_name = file.name;
@@ -114,9 +115,14 @@ SizeSeries run_size_series(const models::scenario::SystemFile& file,
   models::scenario::apply_faults(file, system, network);
   std::optional<models::CollectiveTrace> calls;
   std::optional<sim::LinkLoadTrace> loads;
-  if (trace != nullptr) {
-    calls.emplace(*trace, comm);
-    loads.emplace(network, *trace, trace->add_process("links"));
+  if (trace.trace != nullptr) {
+    calls.emplace(*trace.trace, comm);
+    loads.emplace(network, *trace.trace, trace.trace->add_process("links"));
+    for (const models::LinkFault& fault : file.faults) {
+      if (!fault.schedule) {
+        trace.trace->add_instant("fault: " + models::fault_text(fault), simulator.now());
+      }
+    }
   }
   models::start_background(system, network, background);
 
@@ -126,8 +132,14 @@ SizeSeries run_size_series(const models::scenario::SystemFile& file,
   for (const std::int64_t size : sizes) {
     SeriesRow row = row_for(request.op, size, comm.ranks());
     request.size = sim::bytes(row.size);
+    const bool traced =
+        calls && (trace.sizes.empty() ||
+                  std::find(trace.sizes.begin(), trace.sizes.end(), size) != trace.sizes.end());
+    if (loads) {
+      loads->set_recording(traced, simulator.now());
+    }
     row.result =
-        models::run_collective(system, network, simulator, request, calls ? &*calls : nullptr);
+        models::run_collective(system, network, simulator, request, traced ? &*calls : nullptr);
     series.rows.push_back(row);
     if (on_size) {
       on_size();
@@ -139,7 +151,7 @@ SizeSeries run_size_series(const models::scenario::SystemFile& file,
 SizeSeries run_calibrated_series(const models::scenario::ScenarioFile& scenario,
                                  const models::scenario::CollectiveWorkload& workload,
                                  const LoadedProfile* profile,
-                                 sim::Trace* trace,
+                                 const SeriesTrace& trace,
                                  const std::function<void()>& on_size) {
   if (profile == nullptr) {
     return run_size_series(scenario.system, scenario.background, workload, trace, on_size);
@@ -164,7 +176,7 @@ SizeSeries run_calibrated_series(const models::scenario::ScenarioFile& scenario,
         moved.system = system;
         models::scenario::CollectiveWorkload again = calibrated;
         again.request.calibration = calibration;
-        return times_of(run_size_series(moved, scenario.background, again, nullptr));
+        return times_of(run_size_series(moved, scenario.background, again, {}));
       });
   std::vector<std::int64_t> sizes;
   sizes.reserve(series.rows.size());
@@ -338,19 +350,20 @@ void run_and_print(std::ostream& out,
                    const models::scenario::ScenarioFile& scenario,
                    const models::scenario::CollectiveWorkload& workload,
                    OutputFormat format,
-                   const std::string& trace_path,
+                   const TraceOptions& trace,
                    const LoadedProfile* profile,
                    std::ostream* progress) {
-  std::optional<sim::Trace> trace;
-  if (!trace_path.empty()) {
-    trace.emplace();
+  std::optional<sim::Trace> recorded;
+  if (!trace.path.empty()) {
+    recorded.emplace();
   }
   ProgressBar bar(workload_sizes(workload).size(), progress, "size");
-  const SizeSeries series = run_calibrated_series(
-      scenario, workload, profile, trace ? &*trace : nullptr, [&] { bar.advance(); });
+  const SizeSeries series =
+      run_calibrated_series(scenario, workload, profile,
+                            {recorded ? &*recorded : nullptr, trace.sizes}, [&] { bar.advance(); });
   bar.finish();
-  if (trace) {
-    write_chrome_trace_file(*trace, trace_path);
+  if (recorded) {
+    write_chrome_trace_file(*recorded, trace.path, trace.written);
   }
   print_series(out, series, format);
 }

@@ -9,6 +9,7 @@
 #include "models/workload/work_limit.hpp"
 #include "sim/trace.hpp"
 #include "tools/cli_support/output_format.hpp"
+#include "tools/collective/trace_options.hpp"
 #include "tools/profile_option.hpp"
 
 #include <array>
@@ -51,14 +52,20 @@ void check_series_memory(const models::scenario::SystemFile& file,
 // The sizes the workload runs.
 std::vector<std::int64_t> workload_sizes(const models::scenario::CollectiveWorkload& workload);
 
+// What a series records on a trace: the calls of `sizes` (empty: of every size).
+struct SeriesTrace {
+  sim::Trace* trace = nullptr;  // null: nothing is recorded
+  std::vector<std::int64_t> sizes;
+};
+
 // Builds the system (faults applied, background streams started) and runs the workload's
 // collective at every size, one after another on the same network, calling `on_size` after
-// each. With a trace, records every call, every rank's sends
-// (models/collective/collective_trace.hpp) and every busy link's load.
+// each. With a trace, marks each fault applied and records each traced call, every rank's sends
+// (models/collective/collective_trace.hpp) and every busy link's load while it runs.
 SizeSeries run_size_series(const models::scenario::SystemFile& file,
                            const std::vector<models::BackgroundFlow>& background,
                            const models::scenario::CollectiveWorkload& workload,
-                           sim::Trace* trace,
+                           const SeriesTrace& trace,
                            const std::function<void()>& on_size = {});
 
 // run_size_series on the scenario with a calibration profile's parameters applied, when there is
@@ -67,7 +74,7 @@ SizeSeries run_size_series(const models::scenario::SystemFile& file,
 SizeSeries run_calibrated_series(const models::scenario::ScenarioFile& scenario,
                                  const models::scenario::CollectiveWorkload& workload,
                                  const LoadedProfile* profile,
-                                 sim::Trace* trace,
+                                 const SeriesTrace& trace,
                                  const std::function<void()>& on_size = {});
 
 void print_nccl_tests(std::ostream& out, const SizeSeries& series);
@@ -88,13 +95,13 @@ inline constexpr std::array<Choice<OutputFormat>, 3> kNcclTestsJsonCsv = {
 void print_series(std::ostream& out, const SizeSeries& series, OutputFormat format);
 
 // Runs the series, with a progress line on `progress` (tools/progress_bar.hpp), then prints it
-// and, when `trace_path` is not empty, writes its trace there: nothing is printed or written
-// unless every size ran.
+// and, when `trace.path` is not empty, writes its trace there: nothing is printed or written
+// unless every size ran. `trace` must have been resolved (resolve_trace_options).
 void run_and_print(std::ostream& out,
                    const models::scenario::ScenarioFile& scenario,
                    const models::scenario::CollectiveWorkload& workload,
                    OutputFormat format,
-                   const std::string& trace_path,
+                   const TraceOptions& trace,
                    const LoadedProfile* profile,
                    std::ostream* progress);
 

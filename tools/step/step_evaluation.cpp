@@ -27,17 +27,6 @@ std::vector<int> nodes_named(const std::string& link) {
   return nodes;
 }
 
-std::string fault_effect(const models::LinkFault& fault) {
-  std::string effect = fault.down ? std::string(" down")
-                       : fault.rate.bytes_per_s > 0.0
-                           ? fmt::format(" at {:g} Gb/s", fault.rate.bytes_per_s * 8e-9)
-                           : fmt::format(" x{:g}", fault.rate_scale);
-  if (fault.schedule) {
-    effect += " (timed)";
-  }
-  return effect;
-}
-
 // The link faults of one list, one item per place they were written (a PCIe element's two).
 void add_link_items(const std::vector<models::LinkFault>& faults,
                     const std::string& file,
@@ -60,7 +49,7 @@ void add_link_items(const std::vector<models::LinkFault>& faults,
       if (fault.json_pointer != pointer) {
         continue;
       }
-      item.label += (item.label.empty() ? "" : " + ") + fault.link + fault_effect(fault);
+      item.label += (item.label.empty() ? "" : " + ") + models::fault_text(fault);
       for (const int node : nodes_named(fault.link)) {
         if (std::find(item.nodes.begin(), item.nodes.end(), node) == item.nodes.end()) {
           item.nodes.push_back(node);

@@ -56,7 +56,7 @@ std::vector<PointRow> evaluate_collective(const models::scenario::ScenarioFile& 
   }
   check_series_memory(scenario.system, *scenario.workload, limit, scenario.system.file);
   const SizeSeries series =
-      run_size_series(scenario.system, scenario.background, *scenario.workload, nullptr);
+      run_size_series(scenario.system, scenario.background, *scenario.workload, {});
   std::vector<PointRow> rows;
   rows.reserve(series.rows.size());
   for (const SeriesRow& row : series.rows) {
