@@ -6,6 +6,7 @@
 #include "models/scenario/step_file.hpp"
 #include "sim/input_error.hpp"
 #include "tools/cli_support/command_line.hpp"
+#include "tools/cli_support/output_folder.hpp"
 #include "tools/cli_support/output_format.hpp"
 #include "tools/command.hpp"
 #include "tools/max_memory_option.hpp"
@@ -13,6 +14,7 @@
 #include "tools/profile_option.hpp"
 #include "tools/progress_bar.hpp"
 #include "tools/step/step_evaluation.hpp"
+#include "tools/step/step_page.hpp"
 #include "tools/step/step_report.hpp"
 
 #include <boost/program_options.hpp>
@@ -125,6 +127,7 @@ struct StepCommandOptions {
   std::string faults_path;
   OutputFormat format = OutputFormat::kText;
   std::string profile_path;
+  std::string report_dir;            // --report: the page of the step
   std::optional<double> link_scale;  // --rank-links
   int jobs = 0;                      // 0: all cores
   models::WorkLimit limit;           // --max-memory
@@ -139,7 +142,7 @@ std::optional<StepCommandOptions> parse_options(const std::vector<std::string>& 
   double link_scale = 0.0;
   po::options_description options(
       "railsim step WORKLOAD.json [--system PRESET|FILE] [--faults FAULTS.json] "
-      "[--format table|json] [--rank-links SCALE] [--max-memory SIZE]");
+      "[--format table|json] [--report DIR] [--rank-links SCALE] [--max-memory SIZE]");
   options.add_options()("workload", po::value(&o.path)->required(),
                         "a file with a /step (docs/workloads.md)")(
       "system", po::value(&o.system_argument),
@@ -148,6 +151,9 @@ std::optional<StepCommandOptions> parse_options(const std::vector<std::string>& 
       "a fault file: links degraded (also on a schedule), stragglers, GPUDirect RDMA off")(
       "format", po::value(&format)->default_value("table"), "table or json")(
       "profile", po::value(&o.profile_path), "a calibration profile (railsim calibrate -o)")(
+      "report", po::value(&o.report_dir),
+      "also write the step as a page to this folder: the ranks' timeline, the critical path, "
+      "each fault's cost")(
       "rank-links", po::value(&link_scale),
       "rank the fabric's links by the step time each would cost at this rate scale, in (0, 1)")(
       "jobs", po::value(&o.jobs), "threads for --rank-links (default: all cores)");
@@ -224,11 +230,16 @@ StepReport make_report(const StepCommandOptions& o,
 }
 
 int run(const StepCommandOptions& o, std::ostream& out) {
+  check_output_folder(o.report_dir, {"index.html"}, "--report",
+                      {o.path, o.system_argument, o.faults_path, o.profile_path});
   const StepScenario scenario =
       load_step_scenario(o.path, o.system_argument, o.faults_path, o.profile_path, o.limit);
   ProgressBar progress(0, progress_stream(o.quiet), "phase");
   const StepReport report = make_report(o, scenario, progress);
   progress.finish();
+  if (!o.report_dir.empty()) {
+    report::write_report(o.report_dir, step_report_page(scenario.workload, report));
+  }
   if (o.format == OutputFormat::kJson) {
     print_step_json(out, scenario.workload, report);
   } else {

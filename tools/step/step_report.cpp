@@ -59,11 +59,22 @@ std::string family(const std::string& name) { return name.substr(0, name.find('.
 void print_critical_path(std::ostream& out,
                          const models::StepWorkload& workload,
                          const StepReport& report) {
-  const models::StepResult& result = report.run.result;
-  const sim::SimTime origin = origin_of(result);
   out << "# critical path (each entry waited for the one before it)\n";
   out << fmt::format("#  {:<24} {:<15} {:>11} {:>11}  {}\n", "phase", "kind", "start_ms", "end_ms",
                      "on");
+  for (const CriticalEntry& e : critical_entries(workload, report)) {
+    out << fmt::format("   {:<24} {:<15} {:>11.3f} {:>11.3f}  {}\n", e.name, e.kind, e.start_ms,
+                       e.end_ms, e.on);
+  }
+}
+
+}  // namespace
+
+std::vector<CriticalEntry> critical_entries(const models::StepWorkload& workload,
+                                            const StepReport& report) {
+  const models::StepResult& result = report.run.result;
+  const sim::SimTime origin = origin_of(result);
+  std::vector<CriticalEntry> entries;
   const std::vector<int>& path = result.critical_path;
   for (std::size_t i = 0; i < path.size();) {
     const models::PhaseRun& first = result.runs[static_cast<std::size_t>(path[i])];
@@ -81,27 +92,29 @@ void print_critical_path(std::ostream& out,
     }
     const models::PhaseRun& last = result.runs[static_cast<std::size_t>(path[j - 1])];
     const std::string& last_name = workload.phases[static_cast<std::size_t>(last.phase)].name;
-    std::string name = j - i == 1 ? first_name
-                                  : fmt::format("{}..{} ({})", first_name,
-                                                last_name.substr(last_name.find('.') + 1), j - i);
-    std::string on = instance_of(workload, first);
+    CriticalEntry entry;
+    entry.name = j - i == 1 ? first_name
+                            : fmt::format("{}..{} ({})", first_name,
+                                          last_name.substr(last_name.find('.') + 1), j - i);
+    entry.kind = kind;
+    entry.start_ms = ms_since(first.start, origin);
+    entry.end_ms = ms_since(last.end, origin);
+    entry.on = instance_of(workload, first);
     if (first.collective) {
       const models::CollectiveResult& c = *first.collective;
-      on += fmt::format(", {} {} {}ch {:.1f} GB/s busbw", models::algorithm_name(c.algorithm),
-                        models::protocol_name(c.protocol), c.channels, c.busbw_GBps);
+      entry.on += fmt::format(", {} {} {}ch {:.1f} GB/s busbw", models::algorithm_name(c.algorithm),
+                              models::protocol_name(c.protocol), c.channels, c.busbw_GBps);
     }
     if (first.busiest_link) {
-      on += fmt::format(", busiest link {} ({:.0f}%)",
-                        report.run.link_names[first.busiest_link->index],
-                        100.0 * first.busiest_utilisation);
+      entry.on += fmt::format(", busiest link {} ({:.0f}%)",
+                              report.run.link_names[first.busiest_link->index],
+                              100.0 * first.busiest_utilisation);
     }
-    out << fmt::format("   {:<24} {:<15} {:>11.3f} {:>11.3f}  {}\n", name, kind,
-                       ms_since(first.start, origin), ms_since(last.end, origin), on);
+    entries.push_back(std::move(entry));
     i = j;
   }
+  return entries;
 }
-
-}  // namespace
 
 void print_step_table(std::ostream& out,
                       const models::StepWorkload& workload,

@@ -47,6 +47,19 @@ struct StepReport {
   std::vector<JobCost> jobs;  // with /jobs: every job, the first being the one reported above
 };
 
+// The critical path as the reports show it: consecutive runs of one family ("backward.3" ..
+// "backward.9") and kind merged into one entry, times from the step's start.
+struct CriticalEntry {
+  std::string name;  // "backward.3..9 (7)"
+  std::string kind;  // "compute", "all_reduce", "send"
+  double start_ms = 0.0;
+  double end_ms = 0.0;
+  std::string on;  // where it ran, and for a collective how and what bound it
+};
+
+std::vector<CriticalEntry> critical_entries(const models::StepWorkload& workload,
+                                            const StepReport& report);
+
 void print_step_table(std::ostream& out,
                       const models::StepWorkload& workload,
                       const StepReport& report);
