@@ -11,6 +11,7 @@ packages=(
   libbenchmark-dev                                         # bench/
   libibverbs-dev                                           # the verbs probe
   chromium                                                 # renders the sweep report in a test
+  help2man                                                 # man pages from --help
 )
 
 missing=()
