@@ -65,6 +65,32 @@ void note_crossed(const models::System& system,
   }
 }
 
+// What the log's INFO lines say NCCL ran on, where that is not the fabric a fit describes: TCP
+// sockets between nodes, or the network without GPUDirect RDMA. The rows still count (the user
+// may mean to fit exactly that); the note says what they measure, citing the line.
+void note_transport(const parse::NcclDebugFacts& debug,
+                    const std::string& file,
+                    MeasurementSet& set) {
+  if (debug.network && debug.network->value == "Socket" && debug.hosts.size() > 1) {
+    set.notes.push_back(fmt::format(
+        "{}: NCCL used TCP sockets between nodes (Using network Socket): the rows across nodes "
+        "measure TCP, not the fabric's RDMA, and the fit reads them as the NICs' rates",
+        parse::place(file, debug.network->line)));
+  }
+  const auto net = std::find_if(
+      debug.transports.begin(), debug.transports.end(),
+      [](const parse::NcclTransport& t) { return t.kind == "NET" && t.detail != "Socket"; });
+  const bool gdr = std::any_of(debug.transports.begin(), debug.transports.end(),
+                               [](const parse::NcclTransport& t) { return t.gdr; });
+  if (net != debug.transports.end() && !gdr) {
+    set.notes.push_back(fmt::format(
+        "{}: NCCL reached the network without GPUDirect RDMA (via NET/{} without GDRDMA): the "
+        "rows across nodes measure staging through host memory; unless --system's design "
+        "stages too (gdr_off_nodes, gdr_level), the fit will read it as slow NICs or PCIe",
+        parse::place(file, net->line), net->detail));
+  }
+}
+
 }  // namespace
 
 std::optional<models::CollectiveOp> modelled_op(const std::string& name) {
@@ -81,11 +107,17 @@ const char* measured_unit(MeasurementKind kind) {
 }
 
 void add_nccl_tests(const NcclTestsOutput& output, const std::string& file, MeasurementSet& set) {
+  note_transport(output.debug, file, set);
   for (const NcclTestsRun& run : output.runs) {
     const std::optional<models::CollectiveOp> op = modelled_op(run.op);
     if (!op) {
-      set.notes.push_back(fmt::format("{}: {} not used: the model does not run {}",
-                                      parse::place(file, run.line), run.program, run.op));
+      set.notes.push_back(
+          run.op.empty()
+              ? fmt::format("{}: a run not used: the log does not name its collective (no "
+                            "'Collective test starting' line, as older nccl-tests print none)",
+                            parse::place(file, run.line))
+              : fmt::format("{}: {} not used: the model does not run {}",
+                            parse::place(file, run.line), run.program, run.op));
       continue;
     }
     if (run.devices.empty()) {

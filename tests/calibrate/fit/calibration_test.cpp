@@ -167,6 +167,33 @@ TEST(Calibration, DamagedProfileNamesThePlace) {
   std::remove(path.c_str());
 }
 
+// The p4d log's INFO lines as a job over TCP and without GPUDirect RDMA would print them: each is
+// a note citing its line (34, the first "Using network"; 151, the first NET connection).
+TEST(CalibrationInputs, InfoLinesOfTcpOrNoGdrAreNotedWithTheirLine) {
+  const std::string path = std::string(RAILSIM_TEST_DATA_DIR) +
+                           "/nccl-tests_allreduce_a100-p4d-efa_2x8_aws-efa-eks-tagged-debug.txt";
+  std::string text = TextInput::from_file(path).text();
+  const auto replace_all = [&text](const std::string& from, const std::string& to) {
+    for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at)) {
+      text.replace(at, from.size(), to);
+      at += to.size();
+    }
+  };
+  // The log names no collective (old nccl-tests): its one note says so, its rows are not used.
+  MeasurementSet healthy;
+  add_nccl_tests(parse::parse_nccl_tests(TextInput("p4d.txt", text)), "p4d.txt", healthy);
+  ASSERT_EQ(healthy.notes.size(), 1U);
+  EXPECT_EQ(healthy.notes[0].rfind("p4d.txt:11: a run not used: the log does not name its", 0), 0U);
+  replace_all("/GDRDMA", "");
+  replace_all("Using network AWS Libfabric", "Using network Socket");
+  MeasurementSet set;
+  add_nccl_tests(parse::parse_nccl_tests(TextInput("p4d.txt", text)), "p4d.txt", set);
+  ASSERT_EQ(set.notes.size(), 3U);
+  EXPECT_EQ(set.notes[0].rfind("p4d.txt:34: NCCL used TCP sockets between nodes", 0), 0U);
+  EXPECT_EQ(set.notes[1].rfind("p4d.txt:151: NCCL reached the network without GPUDirect RDMA", 0),
+            0U);
+}
+
 // ---- held-out validation on real logs -----------------------------------------------------
 
 MeasurementSet logs(const std::vector<std::string>& stems) {
