@@ -34,10 +34,14 @@ Duration us(double count);
 Duration ms(double count);
 Duration seconds(double count);
 
-// Conversions for output and for rate arithmetic.
-constexpr double to_seconds(Duration d) { return static_cast<double>(d.count()) * 1e-12; }
+// Conversions for output and for rate arithmetic. Dividing (rather than multiplying by 1e-12)
+// rounds correctly: 56'002'985 ps is the double nearest 56.002985 us, which prints as that, where
+// the product is an ulp off and prints as 56.002984999999995.
+constexpr double to_seconds(Duration d) { return static_cast<double>(d.count()) / 1e12; }
 
-constexpr double to_us(Duration d) { return static_cast<double>(d.count()) * 1e-6; }
+constexpr double to_us(Duration d) { return static_cast<double>(d.count()) / 1e6; }
+
+constexpr double to_ms(Duration d) { return static_cast<double>(d.count()) / 1e9; }
 
 constexpr SimTime at(Duration since_zero) { return SimTime{since_zero}; }
 

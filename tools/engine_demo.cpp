@@ -33,7 +33,7 @@ struct DemoFlow {
   sim::Bandwidth cap;
 };
 
-double in_ms(sim::SimTime t) { return sim::to_seconds(t.time_since_epoch()) * 1e3; }
+double in_ms(sim::SimTime t) { return sim::to_ms(t.time_since_epoch()); }
 
 std::string path_text(const sim::FlowNetwork& network, const std::vector<sim::LinkId>& path) {
   std::string text;

@@ -4,6 +4,7 @@
 
 #include "sim/input_error.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 namespace railsim::sim {
@@ -28,9 +29,13 @@ TEST(Time, DurationsBeyondTheRangeAreRejected) {
   EXPECT_NO_THROW((void)seconds(9e6));
 }
 
-TEST(Time, ConversionsToSecondsAndMicroseconds) {
+TEST(Time, ConversionsToSecondsMillisecondsAndMicroseconds) {
   EXPECT_DOUBLE_EQ(to_seconds(ms(250)), 0.25);
   EXPECT_DOUBLE_EQ(to_us(ns(1500)), 1.5);
+  // Correctly rounded, so printed in the shortest form that reads back, they read as written.
+  EXPECT_EQ(fmt::format("{}", to_us(Duration{56'002'985})), "56.002985");
+  EXPECT_EQ(fmt::format("{}", to_seconds(Duration{123'456'789})), "0.000123456789");
+  EXPECT_EQ(fmt::format("{}", to_ms(Duration{68'402'123'456})), "68.402123456");
 }
 
 TEST(Time, FormattingPicksTheLargestUnitAtLeastOne) {

@@ -15,7 +15,7 @@
 namespace railsim::tools {
 namespace {
 
-double ms(sim::Duration d) { return sim::to_seconds(d) * 1e3; }
+double ms(sim::Duration d) { return sim::to_ms(d); }
 
 // The job ranks each run was on: its rank for compute, its group's members otherwise.
 std::vector<std::vector<int>> ranks_of_runs(const models::StepWorkload& workload,

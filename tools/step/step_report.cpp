@@ -13,7 +13,7 @@
 namespace railsim::tools {
 namespace {
 
-double ms(sim::Duration d) { return sim::to_seconds(d) * 1e3; }
+double ms(sim::Duration d) { return sim::to_ms(d); }
 
 double ms_since(sim::SimTime t, sim::SimTime origin) { return ms(t - origin); }
 

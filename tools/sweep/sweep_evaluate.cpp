@@ -80,9 +80,9 @@ PointOutput evaluate_step(const models::scenario::JsonValue& point,
   step.workload = models::scenario::read_step(point.at("step"), scenario.system.system, limit);
   const StepRun run = run_step_scenario(step);
   const bool faulty = !step.system.faults.empty();
-  const double time_ms = sim::to_seconds(run.result.step_time) * 1e3;
+  const double time_ms = sim::to_ms(run.result.step_time);
   const double healthy_ms =
-      faulty ? sim::to_seconds(run_step_scenario(healthy(step)).result.step_time) * 1e3 : time_ms;
+      faulty ? sim::to_ms(run_step_scenario(healthy(step)).result.step_time) : time_ms;
   const PointRow metrics = {{"step_time_ms", time_ms},
                             {"comm_wait_fraction", run.result.comm_wait_fraction()},
                             {"healthy_step_time_ms", healthy_ms},
