@@ -1,7 +1,6 @@
 // File: tools/step/step_page.cpp
 #include "tools/step/step_page.hpp"
 
-#include "models/collective/collective_types.hpp"
 #include "tools/report/timeline.hpp"
 
 #include <fmt/format.h>
@@ -14,8 +13,6 @@
 
 namespace railsim::tools {
 namespace {
-
-double ms(sim::Duration d) { return sim::to_ms(d); }
 
 // The job ranks each run was on: its rank for compute, its group's members otherwise.
 std::vector<std::vector<int>> ranks_of_runs(const models::StepWorkload& workload,
@@ -59,15 +56,6 @@ std::vector<int> shown_ranks(int ranks,
   return {shown.begin(), shown.end()};
 }
 
-// "compute", or the collective's operation ("all_reduce"), or "send".
-std::string category_of(const models::StepWorkload& workload, const models::PhaseRun& run) {
-  const auto& task = workload.phases[static_cast<std::size_t>(run.phase)].task;
-  if (const auto* collective = std::get_if<models::CollectiveTask>(&task)) {
-    return std::string(models::op_name(collective->request.op));
-  }
-  return std::holds_alternative<models::SendTask>(task) ? "send" : "compute";
-}
-
 report::Timeline timeline(const models::StepWorkload& workload, const StepReport& report) {
   const models::StepResult& result = report.run.result;
   const std::vector<std::vector<int>> ranks_of = ranks_of_runs(workload, result);
@@ -83,13 +71,10 @@ report::Timeline timeline(const models::StepWorkload& workload, const StepReport
   }
   std::map<std::string, std::size_t> category_index;
   const std::set<int> critical(result.critical_path.begin(), result.critical_path.end());
-  sim::SimTime origin = result.runs.empty() ? sim::SimTime{} : result.runs.front().ready;
-  for (const models::PhaseRun& run : result.runs) {
-    origin = std::min(origin, run.ready);
-  }
+  const sim::SimTime origin = step_origin(result);
   for (std::size_t i = 0; i < result.runs.size(); ++i) {
     const models::PhaseRun& run = result.runs[i];
-    const std::string category = category_of(workload, run);
+    const std::string category = phase_kind(workload, run);
     const auto [at, added] = category_index.emplace(category, t.categories.size());
     if (added) {
       t.categories.push_back(category);
@@ -100,10 +85,10 @@ report::Timeline timeline(const models::StepWorkload& workload, const StepReport
       if (row == row_of.end()) {
         continue;
       }
-      t.bars.push_back({row->second, ms(run.start - origin), ms(run.end - origin), at->second,
-                        critical.count(static_cast<int>(i)) > 0,
+      t.bars.push_back({row->second, sim::to_ms(run.start - origin), sim::to_ms(run.end - origin),
+                        at->second, critical.count(static_cast<int>(i)) > 0,
                         fmt::format("{} ({}): {:.3f} to {:.3f} ms", name, category,
-                                    ms(run.start - origin), ms(run.end - origin))});
+                                    sim::to_ms(run.start - origin), sim::to_ms(run.end - origin))});
     }
   }
   return t;
@@ -125,12 +110,13 @@ report::Table faults_table(const StepReport& report) {
                       {"fault", "nodes", "step time (ms)", "slowdown", "written at"},
                       {}};
   for (const FaultCost& f : report.faults) {
-    const double healthy = ms(report.healthy_step_time);
+    const double healthy = sim::to_ms(report.healthy_step_time);
     table.rows.push_back(
         {f.label,
          f.nodes.empty() ? std::string("fabric") : fmt::format("{}", fmt::join(f.nodes, ",")),
-         fmt::format("{:.3f}", ms(f.step_time)),
-         healthy > 0.0 ? fmt::format("{:.4f}x", ms(f.step_time) / healthy) : "n/a", f.where});
+         fmt::format("{:.3f}", sim::to_ms(f.step_time)),
+         healthy > 0.0 ? fmt::format("{:.4f}x", sim::to_ms(f.step_time) / healthy) : "n/a",
+         f.where});
   }
   return table;
 }
@@ -143,8 +129,8 @@ report::Report step_report_page(const models::StepWorkload& workload, const Step
   page.add_paragraph(fmt::format(
       "{} ranks on {} nodes. Step time {:.3f} ms; healthy {:.3f} ms; GPUs not computing {:.1f}% "
       "of the step (rank average).",
-      workload.ranks(), workload.nodes.size(), ms(result.step_time), ms(report.healthy_step_time),
-      100.0 * result.comm_wait_fraction()));
+      workload.ranks(), workload.nodes.size(), sim::to_ms(result.step_time),
+      sim::to_ms(report.healthy_step_time), 100.0 * result.comm_wait_fraction()));
   page.add_figure("step timeline", report::svg_timeline(timeline(workload, report)),
                   "What each shown rank did when: a bar per phase it ran (a collective on every "
                   "rank of its group), outlined where the phase is on the critical path; the "

@@ -26,23 +26,6 @@ double slowdown(const StepReport& report) {
   return ratio(report.run.result.step_time, report.healthy_step_time);
 }
 
-// Where a step's phases start: its first run's ready time.
-sim::SimTime origin_of(const models::StepResult& result) {
-  sim::SimTime origin = result.runs.empty() ? sim::SimTime{} : result.runs.front().ready;
-  for (const models::PhaseRun& run : result.runs) {
-    origin = std::min(origin, run.ready);
-  }
-  return origin;
-}
-
-std::string kind_of(const models::StepWorkload& workload, const models::PhaseRun& run) {
-  const auto& task = workload.phases[static_cast<std::size_t>(run.phase)].task;
-  if (const auto* collective = std::get_if<models::CollectiveTask>(&task)) {
-    return std::string(models::op_name(collective->request.op));
-  }
-  return std::holds_alternative<models::SendTask>(task) ? "send" : "compute";
-}
-
 // "rank 17" for compute, "dp group 3" for a collective or send.
 std::string instance_of(const models::StepWorkload& workload, const models::PhaseRun& run) {
   const int comm = models::communicator_of(workload.phases[static_cast<std::size_t>(run.phase)]);
@@ -70,20 +53,36 @@ void print_critical_path(std::ostream& out,
 
 }  // namespace
 
+sim::SimTime step_origin(const models::StepResult& result) {
+  sim::SimTime origin = result.runs.empty() ? sim::SimTime{} : result.runs.front().ready;
+  for (const models::PhaseRun& run : result.runs) {
+    origin = std::min(origin, run.ready);
+  }
+  return origin;
+}
+
+std::string phase_kind(const models::StepWorkload& workload, const models::PhaseRun& run) {
+  const auto& task = workload.phases[static_cast<std::size_t>(run.phase)].task;
+  if (const auto* collective = std::get_if<models::CollectiveTask>(&task)) {
+    return std::string(models::op_name(collective->request.op));
+  }
+  return std::holds_alternative<models::SendTask>(task) ? "send" : "compute";
+}
+
 std::vector<CriticalEntry> critical_entries(const models::StepWorkload& workload,
                                             const StepReport& report) {
   const models::StepResult& result = report.run.result;
-  const sim::SimTime origin = origin_of(result);
+  const sim::SimTime origin = step_origin(result);
   std::vector<CriticalEntry> entries;
   const std::vector<int>& path = result.critical_path;
   for (std::size_t i = 0; i < path.size();) {
     const models::PhaseRun& first = result.runs[static_cast<std::size_t>(path[i])];
     const std::string& first_name = workload.phases[static_cast<std::size_t>(first.phase)].name;
-    const std::string kind = kind_of(workload, first);
+    const std::string kind = phase_kind(workload, first);
     std::size_t j = i + 1;
     while (j < path.size()) {
       const models::PhaseRun& next = result.runs[static_cast<std::size_t>(path[j])];
-      if (kind_of(workload, next) != kind ||
+      if (phase_kind(workload, next) != kind ||
           family(workload.phases[static_cast<std::size_t>(next.phase)].name) !=
               family(first_name)) {
         break;
@@ -180,7 +179,7 @@ void print_step_json(std::ostream& out,
                      const models::StepWorkload& workload,
                      const StepReport& report) {
   const models::StepResult& result = report.run.result;
-  const sim::SimTime origin = origin_of(result);
+  const sim::SimTime origin = step_origin(result);
   nlohmann::ordered_json doc;
   doc["workload"] = report.workload;
   doc["system"] = report.system;
@@ -199,7 +198,7 @@ void print_step_json(std::ostream& out,
     const models::PhaseRun& run = result.runs[static_cast<std::size_t>(index)];
     nlohmann::ordered_json entry = {
         {"phase", workload.phases[static_cast<std::size_t>(run.phase)].name},
-        {"kind", kind_of(workload, run)},
+        {"kind", phase_kind(workload, run)},
         {"on", instance_of(workload, run)},
         {"start_ms", ms_since(run.start, origin)},
         {"end_ms", ms_since(run.end, origin)}};

@@ -47,6 +47,12 @@ struct StepReport {
   std::vector<JobCost> jobs;  // with /jobs: every job, the first being the one reported above
 };
 
+// Where a step's phases start: its first run's ready time.
+sim::SimTime step_origin(const models::StepResult& result);
+
+// "compute", a collective's operation ("all_reduce"), or "send".
+std::string phase_kind(const models::StepWorkload& workload, const models::PhaseRun& run);
+
 // The critical path as the reports show it: consecutive runs of one family ("backward.3" ..
 // "backward.9") and kind merged into one entry, times from the step's start.
 struct CriticalEntry {
