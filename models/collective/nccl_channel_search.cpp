@@ -78,13 +78,20 @@ int nvls_channels(const TuningTopology& topology, double speed) {
 }
 
 // The speed, highest first, with the largest channels x speed; an earlier speed wins a tie, as
-// NCCL keeps its first solution unless a later one is strictly better. Channels 0 if none fits.
+// NCCL keeps its first solution unless a later one is strictly better. Once it has a solution,
+// NCCL lowers the speed only while the next one is above kSlowerSpeedRatio of that solution's,
+// so it does not trade one fast channel for many slow ones (2 x 1 A100 PCIe on one 200G NIC:
+// 1 channel at 24 GB/s, not 5 at 5, as nccl-tests issue 350's "2 coll channels" shows).
+// Channels 0 if none fits.
 template <typename ChannelsAt>
 SearchGraph best_graph(const TuningTopology& topology, ChannelsAt channels_at) {
   SearchGraph best{0, 0.0, 0.0};
   for (double speed : search_speeds(topology)) {
     if (speed > top_speed(topology)) {
       continue;
+    }
+    if (best.channels > 0 && speed <= kSlowerSpeedRatio * best.bw_intra_GBps) {
+      break;
     }
     const int channels = channels_at(speed);
     if (channels >= 1 && channels * speed > best.channels * best.bw_intra_GBps + kFitSlack) {

@@ -140,6 +140,11 @@ inline constexpr int kMaxSearchChannels = kMaxChannels / 2;
 // Guards the floor of capacity / demand against rounding (NCCL rounds link budgets to 1e-3).
 inline constexpr double kFitSlack = 1e-9;
 
+// The search goes on to a slower speed after a solution only while that speed is above this
+// fraction of the solution's (nccl:src/graph/search.cc ncclTopoCompute, "Decrease bw until we
+// find a solution").
+inline constexpr double kSlowerSpeedRatio = 0.49;
+
 // Thread counts and per-thread work thresholds (nccl:src/include/device.h, src/enqueue.cc).
 inline constexpr int kWarpSize = 32;
 inline constexpr int kMaxThreads = 640;  // NCCL_MAX_NTHREADS: Tree, PAT, NVLS, NVLS Tree

@@ -107,6 +107,22 @@ TEST(NcclTuning, SearchOnSixteenA100NodesFindsEightRingsAt24WithoutDuplication) 
   expect_graph(search_graph(dgx_a100(16), Algorithm::kRing), 8, 24.0, 24.0);
 }
 
+TEST(NcclTuning, SearchStopsLoweringTheSpeedBelowHalfOfItsSolution) {
+  // 2 x 1 A100 PCIe, one 200G NIC each (25 GB/s), as in nccl-tests issue 350. Pre-SM90 inter
+  // speeds up to 25: 24 -> 1 channel = 24; 20, 18, 15 -> 1; 12 -> 2 = 24, a tie; 10 is below
+  // 0.49 x 24 = 11.76, so the search stops there. (Going on, 5 -> 5 channels = 25 would win.)
+  // No dup below 25; the comm doubles it: 2, the "2 coll channels" that log printed.
+  TuningTopology topology = dgx_a100(2);
+  topology.gpus_per_node = 1;
+  topology.intra_nvlink = false;
+  topology.nvswitch = false;
+  topology.intra_bw_GBps = 24.0;
+  topology.nics_per_node = 1;
+  topology.nic_bw_GBps = 25.0;
+  expect_graph(search_graph(topology, Algorithm::kRing), 1, 24.0, 24.0);
+  EXPECT_EQ(comm_channels(topology, Algorithm::kRing), 2);
+}
+
 TEST(NcclTuning, TreeOnOneB200NodeKeepsTheRingChannelsAtTheFastestSpeedThatFits) {
   // Ring: SM100 intra, 721.8 GB/s: 90 -> 8 = 720 first; dup (90 >= 50) -> 16 x 45.
   expect_graph(search_graph(hgx_b200(1), Algorithm::kRing), 16, 45.0, 45.0);
