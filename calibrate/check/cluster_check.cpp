@@ -4,7 +4,7 @@
 #include "calibrate/check/link_state_check.hpp"
 #include "calibrate/check/multi_node_check.hpp"
 #include "calibrate/check/nccl_run_check.hpp"
-#include "calibrate/check/nccl_transport_check.hpp"
+#include "calibrate/check/nccl_setup_check.hpp"
 #include "calibrate/check/pcie_link_check.hpp"
 #include "calibrate/check/rdma_ceiling_check.hpp"
 #include "calibrate/check/rdma_pair_check.hpp"
@@ -34,7 +34,7 @@ CheckReport check_cluster(const ClusterEvidence& evidence,
   }
   for (const NcclEvidence& run : evidence.nccl) {
     check_nccl_affinity(run, model.system, out);
-    check_nccl_transport(run, model.system, out);
+    check_nccl_setup(run, model.system, out);
   }
   for (const NodeEvidence& n : evidence.nodes) {
     check_link_state(n, node, out);

@@ -5,6 +5,7 @@
 // faults-file entries that reproduce it, and the first one's predictions beside what was measured.
 // The cluster is read as `railsim check` reads it (docs/acceptance.md). Exit status 0, or 2 for bad
 // input.
+#include "calibrate/check/nccl_setup_check.hpp"
 #include "calibrate/diagnose/fault_diagnosis.hpp"
 #include "calibrate/fit/cluster_measurements.hpp"
 #include "calibrate/parse/cluster_evidence.hpp"
@@ -43,6 +44,13 @@ std::string text_report(const DiagnosisView& view, int top) {
                       d.candidates);
   for (const std::string& note : d.notes) {
     text += fmt::format("  {}\n", note);
+  }
+  if (!view.nccl_setup.empty()) {
+    text += "\nNCCL's INFO lines contradict the design (as railsim check's nccl layer judges):\n";
+  }
+  for (const calibrate::check::Finding& f : view.nccl_setup) {
+    text += fmt::format("  {}: {} of {}: measured {}; expected {}\n    next: {}\n", f.evidence,
+                        f.check, f.element, f.measured, f.expected, f.next);
   }
   text +=
       fmt::format("\n{:<5} {:<52} {:>9} {:>10}\n", "rank", "explanation", "rms error", "criterion");
@@ -90,6 +98,16 @@ std::string json_report(const DiagnosisView& view, int top) {
   doc["design"] = view.design;
   doc["measurements"] = d.measurements.size();
   doc["notes"] = d.notes;
+  nlohmann::ordered_json setup = nlohmann::ordered_json::array();
+  for (const calibrate::check::Finding& f : view.nccl_setup) {
+    setup.push_back({{"check", f.check},
+                     {"element", f.element},
+                     {"evidence", f.evidence},
+                     {"expected", f.expected},
+                     {"measured", f.measured},
+                     {"next", f.next}});
+  }
+  doc["nccl_setup"] = std::move(setup);
   doc["evaluated"] = d.candidates;
   nlohmann::ordered_json ranked = nlohmann::ordered_json::array();
   for (const Explanation& e : d.ranked) {
@@ -166,6 +184,19 @@ std::optional<DiagnoseOptions> parse_options(const std::vector<std::string>& arg
   return o;
 }
 
+// The failed findings of check's nccl setup layer on every NCCL log of the cluster.
+std::vector<calibrate::check::Finding> nccl_setup_failures(
+    const calibrate::parse::ClusterEvidence& evidence, const models::SystemSpec& design) {
+  std::vector<calibrate::check::Finding> all;
+  for (const calibrate::parse::NcclEvidence& run : evidence.nccl) {
+    calibrate::check::check_nccl_setup(run, design, all);
+  }
+  std::erase_if(all, [](const calibrate::check::Finding& f) {
+    return f.verdict != calibrate::check::Verdict::kFail;
+  });
+  return all;
+}
+
 int run(const DiagnoseOptions& d, std::ostream& out) {
   const ClusterOptions& o = d.cluster;
   const OutputFormat format = o.output_format();
@@ -190,11 +221,14 @@ int run(const DiagnoseOptions& d, std::ostream& out) {
     bar.finish();
   };
   const DiagnosisView view{
-      evidence.source, o.system, model.system,
+      evidence.source,
+      o.system,
+      model.system,
       calibrate::diagnose::diagnose(
           model, calibrate::fit::cluster_measurements(evidence, model.system.node),
           diagnosis_options),
-      std::move(hosts)};
+      std::move(hosts),
+      nccl_setup_failures(evidence, model.system)};
   const std::string text =
       format == OutputFormat::kJson ? json_report(view, d.top) : text_report(view, d.top);
   if (!o.report_dir.empty()) {

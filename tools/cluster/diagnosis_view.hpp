@@ -5,6 +5,7 @@
 // JSON output of `railsim diagnose` and its report page.
 #pragma once
 
+#include "calibrate/check/check_finding.hpp"
 #include "calibrate/diagnose/fault_diagnosis.hpp"
 #include "models/fault/element_fault.hpp"
 #include "models/system/system.hpp"
@@ -21,6 +22,9 @@ struct DiagnosisView {
   models::SystemSpec system;
   calibrate::diagnose::Diagnosis diagnosis;
   std::vector<std::string> hosts;  // what the cluster calls node i
+  // Where NCCL's own INFO lines contradict the design (network, GPUDirect RDMA, channels):
+  // the job's facts, which no explanation has to be fitted for.
+  std::vector<calibrate::check::Finding> nccl_setup;
 
   std::string name(const models::ElementFault& fault) const;
 

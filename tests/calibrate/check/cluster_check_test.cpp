@@ -421,9 +421,9 @@ TEST(ClusterCheck, Cluster00HealthyPairPasses) {
   EXPECT_FALSE(report.failed());
   EXPECT_EQ(count(report, CheckLayer::kAffinity, Verdict::kPass), 1);  // 8 GPUs, 8 near NICs
   EXPECT_EQ(count(report, CheckLayer::kNccl, Verdict::kPass), 2);      // #wrong 0, both runs
-  // The two runs' busbw (the model runs neither alltoall nor sendrecv), and the log's network
-  // and GPUDirect RDMA (it has no NCCL_DEBUG=INFO lines).
-  EXPECT_EQ(count(report, CheckLayer::kNccl, Verdict::kSkipped), 4);
+  // The two runs' busbw (the model runs neither alltoall nor sendrecv), and the log's network,
+  // GPUDirect RDMA and channels (it has no NCCL_DEBUG=INFO lines).
+  EXPECT_EQ(count(report, CheckLayer::kNccl, Verdict::kSkipped), 5);
 }
 
 // nccl-tests #232: one GPU per node told to use four NICs, three of them across the socket from
