@@ -61,9 +61,18 @@ class FabricGraph {
                  std::vector<NextHop>& choices) const;
 
  private:
+  // Hops from `vertex` to leaf `leaf`.
+  int hops(std::size_t vertex, std::size_t leaf) const {
+    return vertex == leaf ? 0 : hops_by_class_[class_of_leaf_[leaf]][vertex];
+  }
+
   std::vector<FabricSwitch> switches_;
   std::vector<std::vector<NextHop>> out_edges_;  // by vertex, in port order
-  std::vector<std::vector<int>> hops_to_leaf_;   // [leaf][vertex]
+  // Leaves whose cables in service come down from the same switches are one class: every other
+  // switch is as far from each of them (compute_hops). [class][vertex], the leaves themselves
+  // aside; a fabric as designed has a class per pod or rail group, not per leaf.
+  std::vector<std::vector<int>> hops_by_class_;
+  std::vector<std::size_t> class_of_leaf_;
 };
 
 }  // namespace railsim::models
