@@ -46,7 +46,7 @@ void check_variant(const NodeSpec& design, int nodes, int index, const NodeSpec&
 
 }  // namespace
 
-System::System(SystemSpec spec, sim::FlowNetwork& network)
+System::System(SystemSpec spec, sim::FlowNetwork& network, const std::function<void()>& node_built)
     : spec_(std::move(spec)), links_(std::make_unique<SystemLinks>(network)) {
   const NodeSpec& design = spec_.node;
   const FabricSpec& fabric = spec_.fabric;
@@ -89,6 +89,9 @@ System::System(SystemSpec spec, sim::FlowNetwork& network)
 
   for (int n = 0; n < spec_.nodes; ++n) {
     m.nodes.push_back(m.built[at(n)] ? build_node_links(m, n, node_spec(n)) : NodeLinks{});
+    if (node_built) {
+      node_built();
+    }
   }
   wire_fabric(*this, m);
   m.down_links.assign(m.roles.size(), false);

@@ -34,6 +34,7 @@
 #include "sim/flow_network.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -99,8 +100,9 @@ class System {
  public:
   // Adds every link of the system to `network`. Throws sim::InputError for an impossible spec
   // (no nodes, no compute NIC, a cabling table that leaves a NIC unconnected or puts two NICs of
-  // one node on one rail, ...).
-  System(SystemSpec spec, sim::FlowNetwork& network);
+  // one node on one rail, ...). `node_built`, when given, runs after each node's links are
+  // added: the nodes are most of the work, so a progress bar over them tells how much is left.
+  System(SystemSpec spec, sim::FlowNetwork& network, const std::function<void()>& node_built = {});
   ~System();
 
   System(const System&) = delete;

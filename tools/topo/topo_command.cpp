@@ -27,6 +27,7 @@
 #include "tools/cli_support/output_format.hpp"
 #include "tools/command.hpp"
 #include "tools/max_memory_option.hpp"
+#include "tools/progress_bar.hpp"
 #include "tools/topo/rate_text.hpp"
 #include "tools/topo/topo_dot.hpp"
 
@@ -352,6 +353,7 @@ struct TopoOptions {
   std::string ports_file;
   std::string output;
   models::WorkLimit limit;  // --max-memory
+  bool quiet = false;       // no progress line while a large system is built
 };
 
 // nullopt after --help. An import takes none of a system's options, and a system none of an
@@ -379,6 +381,7 @@ std::optional<TopoOptions> parse_options(const std::vector<std::string>& args, s
       "with --import-nvidia-smi: the file to write (then the matrix goes to stdout); stdout "
       "if absent");
   add_max_memory_option(options, o.limit);
+  add_quiet_option(options, o.quiet);
   po::variables_map vm;
   if (!parse_command_line(args, options,
                           "Prints a server's GPU and NIC distance matrix as nvidia-smi topo -m "
@@ -388,7 +391,7 @@ std::optional<TopoOptions> parse_options(const std::vector<std::string>& args, s
   }
   o.import = vm.count("import-nvidia-smi") > 0;
   if (o.import) {
-    for (const char* other : {"system", "nodes", "format", "links", "max-memory"}) {
+    for (const char* other : {"system", "nodes", "format", "links", "max-memory", "quiet"}) {
       if (vm.count(other) > 0 && !vm[other].defaulted()) {
         throw sim::InputError(fmt::format(
             "--{}: not with --import-nvidia-smi (give the written file to --system)", other));
@@ -427,7 +430,9 @@ int run_system(const TopoOptions& o, std::ostream& out) {
   }
   sim::Simulator simulator;
   sim::FlowNetwork network(simulator);
-  models::System system(file.system, network);
+  ProgressBar bar(static_cast<std::size_t>(file.system.nodes), progress_stream(o.quiet), "node");
+  models::System system(file.system, network, [&bar] { bar.advance(); });
+  bar.finish();
   models::scenario::apply_faults(file, system, network);
   const models::FabricSummary summary = models::summarize(system, network);
   const models::NodeSpec& node = system.spec().node;

@@ -49,6 +49,14 @@ TEST(System, AlignedSameRailTrafficNeverTouchesASpine) {
   }
 }
 
+TEST(System, NodeBuiltRunsOncePerNode) {
+  sim::Simulator sim;
+  sim::FlowNetwork net(sim);
+  int built = 0;
+  const System system(h100_system(5), net, [&built] { ++built; });
+  EXPECT_EQ(built, 5);
+}
+
 TEST(System, MisalignedCablingSendsExactlyTheCrossRailPairsOverTheSpine) {
   // Per-node permutations: GPU i's NIC i lands on rail rail_of(n, i); a pair crosses the spine
   // exactly when its two NICs sit on different rails (one unit, so one leaf per rail).
