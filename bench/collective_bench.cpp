@@ -44,6 +44,9 @@ models::FabricSpec fabric_for(int nodes) {
   fabric.spines = 32;
   fabric.cores = 32;
   fabric.core_oversubscription = 1.0;
+  // Not planed, the model's cores each take a cable from every spine (256 at 1,024 nodes), more
+  // than a QM9700's 64 ports: the capacity of a planed fat tree, not its switches.
+  fabric.switch_model.reset();
   return fabric;
 }
 

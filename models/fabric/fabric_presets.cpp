@@ -24,6 +24,7 @@ FabricSpec superpod_h100(int nodes) {
   f.nodes_per_leaf = 32;         // an SU is 32 node slots (31 DGX + UFM), one leaf per rail
   f.oversubscription = 1.0;      // non-blocking: 32 down and 32 up per leaf
   f.port_rate = sim::gbps(400);  // NDR
+  f.switch_model = switch_model_named("qm9700");  // the reference architecture's leaves and spines
   f.transport = Transport::kInfiniband;
   f.rails = RailMapping::kAligned;
   const int units = (nodes + f.nodes_per_leaf - 1) / f.nodes_per_leaf;

@@ -8,11 +8,13 @@
 // / core_oversubscription uplinks, spread round-robin over the cores that join the pods.
 #pragma once
 
+#include "models/fabric/switch_model.hpp"
 #include "models/hardware/node_spec.hpp"
 #include "sim/bandwidth.hpp"
 #include "sim/time.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace railsim::models {
@@ -38,6 +40,9 @@ struct FabricSpec {
   int cores = 4;                       // 3 tiers: core switches shared by all pods, >= 1
   double core_oversubscription = 1.0;  // 3 tiers: spine downlink : uplink capacity, >= 1
   sim::Bandwidth port_rate = sim::gbps(400);  // data rate per port and direction, after coding
+  // Every leaf, spine and core is one of these (switch_radix.hpp checks their ports); unset, a
+  // switch has as many ports as the design gives it.
+  std::optional<SwitchModel> switch_model;
   Transport transport = Transport::kInfiniband;
   int mtu = 4096;  // bytes of payload per packet: 4096 on IB (perftest's port MTU)
   sim::Duration switch_latency = sim::ns(130);  // port to port (Quantum HDR; docs/scenarios.md)

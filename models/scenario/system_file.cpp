@@ -74,8 +74,8 @@ void read_fabric_tiers(const JsonValue& fabric, FabricSpec& f) {
 void read_fabric(const JsonValue& fabric, SystemSpec& system) {
   fabric.expect_keys({"preset", "tiers", "transport", "mtu", "nodes_per_leaf", "spines",
                       "oversubscription", "units_per_pod", "cores", "core_oversubscription",
-                      "port_rate", "switch_latency", "cable_latency", "rails", "rail_seed",
-                      "cabling", "routing", "ecmp_seed"});
+                      "port_rate", "switch", "switch_latency", "cable_latency", "rails",
+                      "rail_seed", "cabling", "routing", "ecmp_seed"});
   read_fabric_preset(fabric, system);
   FabricSpec& f = system.fabric;
   read_fabric_tiers(fabric, f);
@@ -104,6 +104,13 @@ void read_fabric(const JsonValue& fabric, SystemSpec& system) {
     f.port_rate = v->as_bandwidth();
     if (!(f.port_rate.bytes_per_s > 0.0)) {
       throw v->error("expected a rate above zero");
+    }
+  }
+  if (const auto v = fabric.find("switch")) {
+    try {
+      f.switch_model = switch_model_named(v->as_string());
+    } catch (const sim::InputError& e) {
+      throw v->error(e.what());
     }
   }
   if (const auto v = fabric.find("switch_latency")) {

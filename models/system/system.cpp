@@ -3,6 +3,7 @@
 // its links) and its queries: rails, leaves, what a link is, which links are down, GDR.
 #include "models/system/system.hpp"
 
+#include "models/fabric/switch_radix.hpp"
 #include "models/system/fabric_cabling.hpp"
 #include "models/system/node_links.hpp"
 #include "models/system/system_links.hpp"
@@ -82,6 +83,7 @@ System::System(SystemSpec spec, sim::FlowNetwork& network, const std::function<v
     m.built[at(n)] = true;
   }
   m.rails = static_cast<int>(compute_nics_.size());
+  check_switch_radix(fabric, spec_.nodes, m.rails);
   m.units = (spec_.nodes + fabric.nodes_per_leaf - 1) / fabric.nodes_per_leaf;
   m.units_per_pod = fabric.tiers == 3 ? fabric.units_per_pod : m.units;
   m.pods = (m.units + m.units_per_pod - 1) / m.units_per_pod;

@@ -11,6 +11,7 @@
 #include "calibrate/parse/nvidia_smi_topo.hpp"
 #include "calibrate/parse/text_input.hpp"
 #include "calibrate/parse/topo_import.hpp"
+#include "models/fabric/switch_radix.hpp"
 #include "models/hardware/node_presets.hpp"
 #include "models/hardware/topo_matrix.hpp"
 #include "models/scenario/json_reader.hpp"
@@ -118,6 +119,21 @@ std::string uplink_spread(const std::vector<int>& per_switch, const char* kind) 
   return fmt::format("{} to {}s 0-{}", fmt::join(per_switch, ", "), kind, per_switch.size() - 1);
 }
 
+// The ports the busiest switch of each tier uses, against what the switch model has:
+// "QM9700, 64 at 400 Gb/s: a leaf uses 64, a spine 64".
+std::string switch_ports_text(const models::SystemSpec& spec, const models::FabricSummary& s) {
+  const models::FabricSpec& fabric = spec.fabric;
+  const models::TierPorts used = models::ports_needed(fabric, s.nodes, s.rails);
+  const std::string uses = fmt::format("a leaf uses {}, a spine {}{}", used.leaf, used.spine,
+                                       s.tiers == 3 ? fmt::format(", a core {}", used.core) : "");
+  if (!fabric.switch_model) {
+    return uses + " (no switch model named: /system/fabric/switch)";
+  }
+  return fmt::format("{}, {} at {:g} Gb/s: {}", fabric.switch_model->name,
+                     models::ports_at(*fabric.switch_model, fabric.port_rate),
+                     fabric.port_rate.in_gbps(), uses);
+}
+
 void print_fabric_text(const models::SystemSpec& spec,
                        const models::FabricSummary& s,
                        std::ostream& out) {
@@ -152,6 +168,7 @@ void print_fabric_text(const models::SystemSpec& spec,
   tier3_row("Uplinks per spine", [&] {
     return fmt::format("{} ({})", s.uplinks_per_spine, uplink_spread(s.uplinks_to_core, "core"));
   });
+  row("Switch ports", switch_ports_text(spec, s));
   row("Line rate", in_gbps(s.line_rate) + " per port and direction");
   row("Wire efficiency",
       fmt::format("{:.4f} (payload share at MTU {})", s.wire_efficiency, fabric.mtu));
@@ -217,6 +234,16 @@ nlohmann::ordered_json fabric_json(const models::SystemSpec& spec, const models:
   j["spines"] = s.spines;
   j["uplinks_per_leaf"] = s.uplinks_per_leaf;
   j["uplinks_to_spine"] = s.uplinks_to_spine;
+  const models::TierPorts used = models::ports_needed(spec.fabric, s.nodes, s.rails);
+  nlohmann::ordered_json ports = {{"leaf", used.leaf}, {"spine", used.spine}};
+  if (s.tiers == 3) {
+    ports["core"] = used.core;
+  }
+  if (spec.fabric.switch_model) {
+    ports["model"] = spec.fabric.switch_model->name;
+    ports["has"] = models::ports_at(*spec.fabric.switch_model, spec.fabric.port_rate);
+  }
+  j["switch_ports"] = std::move(ports);
   j["transport"] = transport_key(spec.fabric.transport);
   j["mtu_bytes"] = spec.fabric.mtu;
   j["line_rate_Gbps"] = s.line_rate.in_gbps();

@@ -1,0 +1,73 @@
+// File: models/fabric/switch_radix.cpp
+#include "models/fabric/switch_radix.hpp"
+
+#include "sim/input_error.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace railsim::models {
+namespace {
+
+int ceil_div(int a, int b) { return (a + b - 1) / b; }
+
+}  // namespace
+
+TierPorts ports_needed(const FabricSpec& fabric, int nodes, int rails) {
+  TierPorts p;
+  const int uplinks = static_cast<int>(fabric.nodes_per_leaf / fabric.oversubscription);
+  const int units = ceil_div(nodes, fabric.nodes_per_leaf);
+  const int units_per_pod = fabric.tiers == 3 ? fabric.units_per_pod : units;
+  const int per_leaf = ceil_div(uplinks, fabric.spines);  // cables from a leaf to spine 0
+  p.leaf_down = fabric.nodes_per_leaf;
+  p.leaf = p.leaf_down + uplinks;
+  p.spine_leaves = rails * std::min(units, units_per_pod);
+  p.spine_down = p.spine_leaves * per_leaf;
+  p.spine = p.spine_down;
+  if (fabric.tiers == 3) {
+    // A spine's uplinks are those of a full pod (fabric_cabling.cpp).
+    const int spine_uplinks =
+        static_cast<int>(rails * units_per_pod * per_leaf / fabric.core_oversubscription);
+    p.spine += spine_uplinks;
+    p.core_spines = ceil_div(units, units_per_pod) * fabric.spines;
+    p.core = p.core_spines * ceil_div(spine_uplinks, fabric.cores);
+  }
+  return p;
+}
+
+void check_switch_radix(const FabricSpec& fabric, int nodes, int rails) {
+  if (!fabric.switch_model) {
+    return;
+  }
+  const SwitchModel& model = *fabric.switch_model;
+  const int has = ports_at(model, fabric.port_rate);
+  const std::string what =
+      fmt::format("a {} has {} at {:g} Gb/s", model.name, has, fabric.port_rate.in_gbps());
+  if (has == 0) {
+    throw sim::InputError(fmt::format("fabric: ports at {:g} Gb/s, above a {}'s {:g} Gb/s",
+                                      fabric.port_rate.in_gbps(), model.name,
+                                      model.port_rate.in_gbps()));
+  }
+  const TierPorts p = ports_needed(fabric, nodes, rails);
+  if (p.leaf > has) {
+    throw sim::InputError(fmt::format(
+        "fabric: each leaf needs {} ports ({} down to its nodes, {} up), {}: fewer nodes per "
+        "leaf or more oversubscription",
+        p.leaf, p.leaf_down, p.leaf - p.leaf_down, what));
+  }
+  if (p.spine > has) {
+    throw sim::InputError(fmt::format(
+        "fabric: each spine needs {} ports ({} down from {} leaves{}), {}: more spines, or {}",
+        p.spine, p.spine_down, p.spine_leaves,
+        fabric.tiers == 3 ? fmt::format(", {} up", p.spine - p.spine_down) : "", what,
+        fabric.tiers == 3 ? "fewer units per pod" : "three tiers"));
+  }
+  if (p.core > has) {
+    throw sim::InputError(
+        fmt::format("fabric: each core needs {} ports (cables from {} spines), {}: more cores",
+                    p.core, p.core_spines, what));
+  }
+}
+
+}  // namespace railsim::models

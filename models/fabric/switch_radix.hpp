@@ -1,0 +1,30 @@
+// File: models/fabric/switch_radix.hpp
+// The ports a fabric's switches need, tier by tier, as fabric_spec.hpp cables them: a leaf its
+// nodes_per_leaf downlinks and its uplinks; a spine a cable group from every leaf of its pod
+// (the busiest spine, uplink p going to spine p % spines) and, with three tiers, its own
+// uplinks; a core a cable group from every spine. With a switch model named, a design whose
+// switches need more ports than the model has at the fabric's rate is refused.
+#pragma once
+
+#include "models/fabric/fabric_spec.hpp"
+
+namespace railsim::models {
+
+struct TierPorts {
+  int leaf = 0;
+  int leaf_down = 0;
+  int spine = 0;
+  int spine_down = 0;
+  int spine_leaves = 0;  // leaves cabled to the busiest spine
+  int core = 0;          // 0 for two tiers
+  int core_spines = 0;   // spines cabled to the busiest core
+};
+
+// The ports of the busiest switch of each tier for `nodes` nodes of `rails` compute NICs.
+TierPorts ports_needed(const FabricSpec& fabric, int nodes, int rails);
+
+// Throws sim::InputError when fabric.switch_model is set and the fabric's rate is above its
+// ports' or a tier needs more ports than it has, naming the tier, the ports needed and had.
+void check_switch_radix(const FabricSpec& fabric, int nodes, int rails);
+
+}  // namespace railsim::models
