@@ -1,8 +1,6 @@
 // File: models/fabric/switch_radix.cpp
 #include "models/fabric/switch_radix.hpp"
 
-#include "sim/input_error.hpp"
-
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -36,38 +34,37 @@ TierPorts ports_needed(const FabricSpec& fabric, int nodes, int rails) {
   return p;
 }
 
-void check_switch_radix(const FabricSpec& fabric, int nodes, int rails) {
+std::optional<std::string> switch_radix_problem(const FabricSpec& fabric, int nodes, int rails) {
   if (!fabric.switch_model) {
-    return;
+    return std::nullopt;
   }
   const SwitchModel& model = *fabric.switch_model;
   const int has = ports_at(model, fabric.port_rate);
   const std::string what =
       fmt::format("a {} has {} at {:g} Gb/s", model.name, has, fabric.port_rate.in_gbps());
   if (has == 0) {
-    throw sim::InputError(fmt::format("fabric: ports at {:g} Gb/s, above a {}'s {:g} Gb/s",
-                                      fabric.port_rate.in_gbps(), model.name,
-                                      model.port_rate.in_gbps()));
+    return fmt::format("ports at {:g} Gb/s, above a {}'s {:g} Gb/s", fabric.port_rate.in_gbps(),
+                       model.name, model.port_rate.in_gbps());
   }
   const TierPorts p = ports_needed(fabric, nodes, rails);
   if (p.leaf > has) {
-    throw sim::InputError(fmt::format(
-        "fabric: each leaf needs {} ports ({} down to its nodes, {} up), {}: fewer nodes per "
+    return fmt::format(
+        "each leaf needs {} ports ({} down to its nodes, {} up), {}: fewer nodes per "
         "leaf or more oversubscription",
-        p.leaf, p.leaf_down, p.leaf - p.leaf_down, what));
+        p.leaf, p.leaf_down, p.leaf - p.leaf_down, what);
   }
   if (p.spine > has) {
-    throw sim::InputError(fmt::format(
-        "fabric: each spine needs {} ports ({} down from {} leaves{}), {}: more spines, or {}",
-        p.spine, p.spine_down, p.spine_leaves,
+    return fmt::format(
+        "each spine needs {} ports ({} down from {} leaves{}), {}: more spines, or {}", p.spine,
+        p.spine_down, p.spine_leaves,
         fabric.tiers == 3 ? fmt::format(", {} up", p.spine - p.spine_down) : "", what,
-        fabric.tiers == 3 ? "fewer units per pod" : "three tiers"));
+        fabric.tiers == 3 ? "fewer units per pod" : "three tiers");
   }
   if (p.core > has) {
-    throw sim::InputError(
-        fmt::format("fabric: each core needs {} ports (cables from {} spines), {}: more cores",
-                    p.core, p.core_spines, what));
+    return fmt::format("each core needs {} ports (cables from {} spines), {}: more cores", p.core,
+                       p.core_spines, what);
   }
+  return std::nullopt;
 }
 
 }  // namespace railsim::models

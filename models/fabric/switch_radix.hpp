@@ -8,6 +8,9 @@
 
 #include "models/fabric/fabric_spec.hpp"
 
+#include <optional>
+#include <string>
+
 namespace railsim::models {
 
 struct TierPorts {
@@ -23,8 +26,10 @@ struct TierPorts {
 // The ports of the busiest switch of each tier for `nodes` nodes of `rails` compute NICs.
 TierPorts ports_needed(const FabricSpec& fabric, int nodes, int rails);
 
-// Throws sim::InputError when fabric.switch_model is set and the fabric's rate is above its
-// ports' or a tier needs more ports than it has, naming the tier, the ports needed and had.
-void check_switch_radix(const FabricSpec& fabric, int nodes, int rails);
+// When fabric.switch_model is set and the fabric's rate is above its ports' or a tier needs
+// more ports than it has, what is wrong, naming the tier, the ports needed and had ("each spine
+// needs 2048 ports ..."); nullopt when the switches hold the design. The System and the scenario
+// reader (which names the file and the pointer) throw it.
+std::optional<std::string> switch_radix_problem(const FabricSpec& fabric, int nodes, int rails);
 
 }  // namespace railsim::models

@@ -6,6 +6,7 @@
 #include "models/did_you_mean.hpp"
 #include "models/fabric/cabling.hpp"
 #include "models/fabric/fabric_presets.hpp"
+#include "models/fabric/switch_radix.hpp"
 #include "models/fabric/wire.hpp"
 #include "models/hardware/node_presets.hpp"
 #include "models/hardware/pcie.hpp"
@@ -326,6 +327,10 @@ SystemFile read_system(const JsonValue& root) {
   spec.nodes = static_cast<int>(system.at("nodes").as_integer(1, kMaxNodes));
   if (const auto fabric = system.find("fabric")) {
     read_fabric(*fabric, spec);
+    const auto rails = static_cast<int>(compute_nic_indices(spec.node).size());
+    if (const auto problem = switch_radix_problem(spec.fabric, spec.nodes, rails)) {
+      throw fabric->error(*problem);
+    }
   }
   // Presets' compute NICs are VPI (InfiniBand or Ethernet): the fabric sets their link layer.
   for (Nic& nic : spec.node.nics) {

@@ -83,7 +83,9 @@ System::System(SystemSpec spec, sim::FlowNetwork& network, const std::function<v
     m.built[at(n)] = true;
   }
   m.rails = static_cast<int>(compute_nics_.size());
-  check_switch_radix(fabric, spec_.nodes, m.rails);
+  if (const auto problem = switch_radix_problem(fabric, spec_.nodes, m.rails)) {
+    throw sim::InputError("fabric: " + *problem);
+  }
   m.units = (spec_.nodes + fabric.nodes_per_leaf - 1) / fabric.nodes_per_leaf;
   m.units_per_pod = fabric.tiers == 3 ? fabric.units_per_pod : m.units;
   m.pods = (m.units + m.units_per_pod - 1) / m.units_per_pod;

@@ -22,12 +22,7 @@ namespace railsim::models {
 namespace {
 
 std::string radix_error(const FabricSpec& fabric, int nodes, int rails) {
-  try {
-    check_switch_radix(fabric, nodes, rails);
-  } catch (const sim::InputError& e) {
-    return e.what();
-  }
-  return "no error";
+  return switch_radix_problem(fabric, nodes, rails).value_or("no error");
 }
 
 TEST(SwitchRadix, PortsSplitIntoSlowerOnes) {
@@ -55,7 +50,7 @@ TEST(SwitchRadix, TooManyLeavesForTheSpinesAreRefused) {
   // each to every spine: 2,048 ports.
   const FabricSpec fabric = fabric_preset("superpod-h100", 128);
   EXPECT_EQ(radix_error(fabric, 4096, 8),
-            "fabric: each spine needs 2048 ports (2048 down from 1024 leaves), a QM9700 has 64 at "
+            "each spine needs 2048 ports (2048 down from 1024 leaves), a QM9700 has 64 at "
             "400 Gb/s: more spines, or three tiers");
   sim::Simulator simulator;
   sim::FlowNetwork network(simulator);
@@ -63,7 +58,13 @@ TEST(SwitchRadix, TooManyLeavesForTheSpinesAreRefused) {
   spec.node = node_preset("dgx-h100");
   spec.nodes = 4096;
   spec.fabric = fabric;
-  EXPECT_THROW(System(spec, network), sim::InputError);
+  try {
+    const System system(spec, network);
+    ADD_FAILURE() << "no error";
+  } catch (const sim::InputError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("fabric: each spine needs 2048 ports", 0), 0U)
+        << e.what();
+  }
   EXPECT_EQ(network.link_count(), 0U);  // refused before any link is built
 }
 
@@ -83,7 +84,7 @@ TEST(SwitchRadix, ThreeTiersCountSpineUplinksAndCoreDownlinks) {
   EXPECT_EQ(p.core_spines, 256);
   EXPECT_EQ(p.core, 256);
   EXPECT_EQ(radix_error(fabric, 1024, 8),
-            "fabric: each core needs 256 ports (cables from 256 spines), a QM9700 has 64 at 400 "
+            "each core needs 256 ports (cables from 256 spines), a QM9700 has 64 at 400 "
             "Gb/s: more cores");
 }
 
@@ -92,14 +93,30 @@ TEST(SwitchRadix, LeavesAndRatesBeyondTheSwitchAreRefused) {
   fabric.switch_model = switch_model_named("qm9700");
   fabric.nodes_per_leaf = 48;  // 48 down + 48 up
   EXPECT_EQ(radix_error(fabric, 48, 8),
-            "fabric: each leaf needs 96 ports (48 down to its nodes, 48 up), a QM9700 has 64 at "
+            "each leaf needs 96 ports (48 down to its nodes, 48 up), a QM9700 has 64 at "
             "400 Gb/s: fewer nodes per leaf or more oversubscription");
   fabric.nodes_per_leaf = 32;
   fabric.port_rate = sim::gbps(800);
-  EXPECT_EQ(radix_error(fabric, 32, 8), "fabric: ports at 800 Gb/s, above a QM9700's 400 Gb/s");
+  EXPECT_EQ(radix_error(fabric, 32, 8), "ports at 800 Gb/s, above a QM9700's 400 Gb/s");
   // Without a model, any port count goes.
   fabric.switch_model.reset();
   EXPECT_EQ(radix_error(fabric, 4096, 8), "no error");
+}
+
+TEST(SwitchRadix, AScenarioBeyondItsSwitchesIsRefusedAtItsFabric) {
+  // 64 nodes of the default fabric: 2 units x 8 rails = 16 leaves, 32 uplinks over 4 spines, 8
+  // from each leaf to each spine: 128 ports.
+  const scenario::JsonDocument doc = scenario::parse_json(
+      R"({"system": {"node": "dgx-h100", "nodes": 64, "fabric": {"switch": "qm9700"}}})");
+  try {
+    (void)scenario::read_system(doc.root());
+    ADD_FAILURE() << "no error";
+  } catch (const scenario::ScenarioError& e) {
+    EXPECT_NE(std::string(e.what()).find("/system/fabric: each spine needs 128 ports (128 down "
+                                         "from 16 leaves), a QM9700 has 64 at 400 Gb/s"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(SwitchRadix, AScenarioNamesItsSwitchOrIsToldTheKnownOnes) {

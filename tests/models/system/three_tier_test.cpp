@@ -411,8 +411,8 @@ TEST(FabricPresetFile, KeysBesideThePresetOverrideIt) {
   EXPECT_EQ(f.system.fabric.spines, 8);
   EXPECT_DOUBLE_EQ(f.system.fabric.oversubscription, 2.0);
   const SystemFile g = read(R"({"system": {"node": "dgx-h100", "nodes": 64,
-      "fabric": {"preset": "superpod-h100", "spines": 2}}})");
-  EXPECT_EQ(g.system.fabric.spines, 2);
+      "fabric": {"preset": "superpod-h100", "spines": 16}}})");
+  EXPECT_EQ(g.system.fabric.spines, 16);
 }
 
 TEST(FabricPresetFile, ThreeTierKeysAreRead) {
