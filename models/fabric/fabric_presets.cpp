@@ -7,18 +7,12 @@
 
 #include <fmt/format.h>
 
-#include <array>
-
 namespace railsim::models {
 namespace {
 
 constexpr std::string_view kSuperpodH100 = "superpod-h100";
 
-// DGX SuperPOD H100 reference architecture, compute fabric: spine switches per count of
-// scalable units (1 to 4 SUs: 4, 8, 16, 16 spines under 8, 16, 24, 32 leaves).
-constexpr std::array<int, 4> kSuperpodSpines = {4, 8, 16, 16};
-
-FabricSpec superpod_h100(int nodes) {
+FabricSpec superpod_h100() {
   FabricSpec f;
   f.tiers = 2;
   f.nodes_per_leaf = 32;         // an SU is 32 node slots (31 DGX + UFM), one leaf per rail
@@ -27,14 +21,9 @@ FabricSpec superpod_h100(int nodes) {
   f.switch_model = switch_model_named("qm9700");  // the reference architecture's leaves and spines
   f.transport = Transport::kInfiniband;
   f.rails = RailMapping::kAligned;
-  const int units = (nodes + f.nodes_per_leaf - 1) / f.nodes_per_leaf;
-  if (units < 1 || units > static_cast<int>(kSuperpodSpines.size())) {
-    throw sim::InputError(fmt::format(
-        "fabric preset '{}' lays out 1 to {} scalable units of {} nodes; {} nodes need {} "
-        "(describe that fabric by its own keys instead)",
-        kSuperpodH100, kSuperpodSpines.size(), f.nodes_per_leaf, nodes, units));
-  }
-  f.spines = kSuperpodSpines[static_cast<std::size_t>(units - 1)];
+  // The RA's spines per SU count (4, 8, 16, 16 for 1-4 SUs) are the fewest QM9700s that hold
+  // the leaves' uplinks; more SUs grow the same way, then by a third tier (fabric_sizing.hpp).
+  f.grows_by_radix = true;
   return f;
 }
 
@@ -42,9 +31,9 @@ FabricSpec superpod_h100(int nodes) {
 
 std::vector<std::string> fabric_preset_names() { return {std::string(kSuperpodH100)}; }
 
-FabricSpec fabric_preset(std::string_view name, int nodes) {
+FabricSpec fabric_preset(std::string_view name) {
   if (name == kSuperpodH100) {
-    return superpod_h100(nodes);
+    return superpod_h100();
   }
   const std::vector<std::string> names = fabric_preset_names();
   throw sim::InputError(fmt::format("unknown fabric preset '{}'{}; known presets: {}", name,

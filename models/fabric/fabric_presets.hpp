@@ -14,9 +14,9 @@ namespace railsim::models {
 
 std::vector<std::string> fabric_preset_names();
 
-// The preset's fabric for a system of `nodes` nodes (the spine count follows the scalable units
-// they fill). Throws sim::InputError naming the known presets for an unknown name, or for a
-// node count the reference architecture has no layout for.
-FabricSpec fabric_preset(std::string_view name, int nodes);
+// The preset's fabric, which grows by its switch's radix to the system's node count when a System
+// is built (fabric_sizing.hpp). Throws sim::InputError naming the known presets for an unknown
+// name.
+FabricSpec fabric_preset(std::string_view name);
 
 }  // namespace railsim::models

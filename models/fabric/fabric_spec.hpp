@@ -5,7 +5,9 @@
 // nodes_per_leaf / oversubscription uplink ports, spread round-robin over the spines, all at
 // port_rate. With three tiers the leaves of units_per_pod consecutive units (all rails) and
 // `spines` spine switches of their own form a pod; each spine has (its downlinks of a full pod)
-// / core_oversubscription uplinks, spread round-robin over the cores that join the pods.
+// / core_oversubscription uplinks; uplink p of the spine at position s of its pod goes to core
+// (s x uplinks + p) % cores, the same core for every pod, so that the cores form planes (core
+// groups) when there are more of them than a spine has uplinks.
 #pragma once
 
 #include "models/fabric/switch_model.hpp"
@@ -43,6 +45,9 @@ struct FabricSpec {
   // Every leaf, spine and core is one of these (switch_radix.hpp checks their ports); unset, a
   // switch has as many ports as the design gives it.
   std::optional<SwitchModel> switch_model;
+  // Set by fabric presets: tiers, spines, units_per_pod and cores are laid out for the system's
+  // node count by the switch's radix when it is built (fabric_sizing.hpp), not taken as given.
+  bool grows_by_radix = false;
   Transport transport = Transport::kInfiniband;
   int mtu = 4096;  // bytes of payload per packet: 4096 on IB (perftest's port MTU)
   sim::Duration switch_latency = sim::ns(130);  // port to port (Quantum HDR; docs/scenarios.md)

@@ -12,9 +12,19 @@ int ceil_div(int a, int b) { return (a + b - 1) / b; }
 
 }  // namespace
 
+int leaf_uplinks(const FabricSpec& fabric) {
+  return static_cast<int>(fabric.nodes_per_leaf / fabric.oversubscription);
+}
+
+int spine_uplinks(const FabricSpec& fabric, int rails) {
+  const int downlinks =
+      rails * fabric.units_per_pod * ceil_div(leaf_uplinks(fabric), fabric.spines);
+  return static_cast<int>(downlinks / fabric.core_oversubscription);
+}
+
 TierPorts ports_needed(const FabricSpec& fabric, int nodes, int rails) {
   TierPorts p;
-  const int uplinks = static_cast<int>(fabric.nodes_per_leaf / fabric.oversubscription);
+  const int uplinks = leaf_uplinks(fabric);
   const int units = ceil_div(nodes, fabric.nodes_per_leaf);
   const int units_per_pod = fabric.tiers == 3 ? fabric.units_per_pod : units;
   const int per_leaf = ceil_div(uplinks, fabric.spines);  // cables from a leaf to spine 0
@@ -24,12 +34,12 @@ TierPorts ports_needed(const FabricSpec& fabric, int nodes, int rails) {
   p.spine_down = p.spine_leaves * per_leaf;
   p.spine = p.spine_down;
   if (fabric.tiers == 3) {
-    // A spine's uplinks are those of a full pod (fabric_cabling.cpp).
-    const int spine_uplinks =
-        static_cast<int>(rails * units_per_pod * per_leaf / fabric.core_oversubscription);
-    p.spine += spine_uplinks;
-    p.core_spines = ceil_div(units, units_per_pod) * fabric.spines;
-    p.core = p.core_spines * ceil_div(spine_uplinks, fabric.cores);
+    // A spine's uplinks are those of a full pod; a pod's spines x uplinks cables go to the
+    // cores in turn (fabric_spec.hpp), the busiest core taking the rounded-up share.
+    const int up = spine_uplinks(fabric, rails);
+    p.spine += up;
+    p.core_pods = ceil_div(units, units_per_pod);
+    p.core = p.core_pods * ceil_div(fabric.spines * up, fabric.cores);
   }
   return p;
 }
@@ -61,8 +71,8 @@ std::optional<std::string> switch_radix_problem(const FabricSpec& fabric, int no
         fabric.tiers == 3 ? "fewer units per pod" : "three tiers");
   }
   if (p.core > has) {
-    return fmt::format("each core needs {} ports (cables from {} spines), {}: more cores", p.core,
-                       p.core_spines, what);
+    return fmt::format("each core needs {} ports ({} from each of {} pods), {}: more cores", p.core,
+                       p.core / p.core_pods, p.core_pods, what);
   }
   return std::nullopt;
 }

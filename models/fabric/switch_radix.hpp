@@ -2,8 +2,9 @@
 // The ports a fabric's switches need, tier by tier, as fabric_spec.hpp cables them: a leaf its
 // nodes_per_leaf downlinks and its uplinks; a spine a cable group from every leaf of its pod
 // (the busiest spine, uplink p going to spine p % spines) and, with three tiers, its own
-// uplinks; a core a cable group from every spine. With a switch model named, a design whose
-// switches need more ports than the model has at the fabric's rate is refused.
+// uplinks; a core a cable group from every pod (the spines' uplinks of a pod taken in turn, core
+// c has every cores-th). With a switch model named, a design whose switches need more ports than
+// the model has at the fabric's rate is refused.
 #pragma once
 
 #include "models/fabric/fabric_spec.hpp"
@@ -20,8 +21,15 @@ struct TierPorts {
   int spine_down = 0;
   int spine_leaves = 0;  // leaves cabled to the busiest spine
   int core = 0;          // 0 for two tiers
-  int core_spines = 0;   // spines cabled to the busiest core
+  int core_pods = 0;     // pods cabled to each core
 };
+
+// A leaf's uplinks: nodes_per_leaf / oversubscription, rounded down (0: none, an error).
+int leaf_uplinks(const FabricSpec& fabric);
+
+// With three tiers, a spine's uplinks: its downlinks in a full pod (rails x units_per_pod x a
+// leaf's cables to it) / core_oversubscription, rounded down (0: none, an error).
+int spine_uplinks(const FabricSpec& fabric, int rails);
 
 // The ports of the busiest switch of each tier for `nodes` nodes of `rails` compute NICs.
 TierPorts ports_needed(const FabricSpec& fabric, int nodes, int rails);

@@ -6,7 +6,7 @@
 #include "models/did_you_mean.hpp"
 #include "models/fabric/cabling.hpp"
 #include "models/fabric/fabric_presets.hpp"
-#include "models/fabric/switch_radix.hpp"
+#include "models/fabric/fabric_sizing.hpp"
 #include "models/fabric/wire.hpp"
 #include "models/hardware/node_presets.hpp"
 #include "models/hardware/pcie.hpp"
@@ -43,15 +43,19 @@ double read_oversubscription(const JsonValue& value) {
 void read_fabric_preset(const JsonValue& fabric, SystemSpec& system) {
   if (const auto v = fabric.find("preset")) {
     try {
-      system.fabric = fabric_preset(v->as_string(), system.nodes);
+      system.fabric = fabric_preset(v->as_string());
     } catch (const sim::InputError& e) {
       throw v->error(e.what());
     }
   }
 }
 
-// The third tier's keys, which mean nothing to a two-tier fabric.
+// The third tier's keys, which mean nothing to a two-tier fabric. A file that lays out the tiers
+// itself stops a preset's growth by radix.
 void read_fabric_tiers(const JsonValue& fabric, FabricSpec& f) {
+  for (const std::string_view key : {"tiers", "spines", "units_per_pod", "cores"}) {
+    f.grows_by_radix = f.grows_by_radix && !fabric.find(key);
+  }
   if (const auto v = fabric.find("tiers")) {
     f.tiers = static_cast<int>(v->as_integer(2, 3));
   }
@@ -328,8 +332,11 @@ SystemFile read_system(const JsonValue& root) {
   if (const auto fabric = system.find("fabric")) {
     read_fabric(*fabric, spec);
     const auto rails = static_cast<int>(compute_nic_indices(spec.node).size());
-    if (const auto problem = switch_radix_problem(spec.fabric, spec.nodes, rails)) {
-      throw fabric->error(*problem);
+    try {
+      // Grown here for what the file describes; a System grows it again for another node count.
+      spec.fabric = built_fabric(spec.fabric, spec.nodes, rails);
+    } catch (const sim::InputError& e) {
+      throw fabric->error(e.what());
     }
   }
   // Presets' compute NICs are VPI (InfiniBand or Ethernet): the fabric sets their link layer.

@@ -3,6 +3,7 @@
 #include "models/system/fabric_cabling.hpp"
 
 #include "models/fabric/cabling.hpp"
+#include "models/fabric/switch_radix.hpp"
 #include "models/fabric/wire.hpp"
 #include "sim/hash_mix.hpp"
 #include "sim/index.hpp"
@@ -66,7 +67,7 @@ void wire_node_ports(const System& system, SystemLinks& m, double wire) {
 
 // A leaf's uplinks; with three tiers, also sets each spine's (m.spine_uplinks).
 int count_uplinks(const FabricSpec& fabric, SystemLinks& m) {
-  const int uplinks = static_cast<int>(fabric.nodes_per_leaf / fabric.oversubscription);
+  const int uplinks = leaf_uplinks(fabric);
   if (uplinks < 1) {
     throw sim::InputError(
         fmt::format("fabric: {} nodes per leaf at {}:1 oversubscription leave a leaf no uplink",
@@ -83,12 +84,11 @@ int count_uplinks(const FabricSpec& fabric, SystemLinks& m) {
         "{} uplinks over {} spines do not",
         uplinks, fabric.spines));
   }
-  const int downlinks = m.rails * m.units_per_pod * (uplinks / fabric.spines);
-  m.spine_uplinks = static_cast<int>(downlinks / fabric.core_oversubscription);
+  m.spine_uplinks = spine_uplinks(fabric, m.rails);
   if (m.spine_uplinks < 1) {
     throw sim::InputError(fmt::format(
         "fabric: {} downlinks per spine at {}:1 core oversubscription leave a spine no uplink",
-        downlinks, fabric.core_oversubscription));
+        m.rails * m.units_per_pod * (uplinks / fabric.spines), fabric.core_oversubscription));
   }
   return uplinks;
 }
@@ -119,8 +119,10 @@ void wire_cables(const System& system, SystemLinks& m, sim::Bandwidth rate) {
     }
   }
   for (int spine = 0; spine < spines; ++spine) {
+    // The same cores for the spine at one position of every pod: a core joins all pods.
+    const int first = spine % fabric.spines * m.spine_uplinks;
     for (int port = 0; port < m.spine_uplinks; ++port) {  // none with two tiers
-      const int core = port % fabric.cores;
+      const int core = (first + port) % fabric.cores;
       cable(m, at(leaves + spine), at(leaves + spines + core), fmt::format("spine{}", spine),
             fmt::format("core{}.{}", core, port), rate, hop, LinkRole::kSpineCore);
     }

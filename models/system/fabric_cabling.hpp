@@ -21,7 +21,8 @@ std::vector<std::vector<int>> cable_rails(const SystemSpec& spec, int rails);
 // Adds the fabric's links to `links`, which holds the nodes' and the rails: the NIC ports of the
 // built nodes, then the cables between switches. Leaves (rail r, unit u) are graph vertices
 // r x units + u, the spines of pod q follow (q x spines + s), then the cores. Uplink p of a leaf
-// goes to spine p % spines of its pod; with three tiers, uplink p of a spine to core p % cores.
+// goes to spine p % spines of its pod; with three tiers, uplink p of the spine at position s of
+// its pod (c uplinks) to core (s x c + p) % cores, in core planes when cores outnumber c.
 // Every fabric link carries payload at its rate times the wire efficiency. Throws
 // sim::InputError for a NIC of another transport than the fabric's, or oversubscription that
 // leaves a switch no uplink.

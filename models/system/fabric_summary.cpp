@@ -82,8 +82,8 @@ FabricSummary summarize(const System& system, const sim::FlowNetwork& network) {
                      (s.uplinks_per_spine >= 1) == three_tiers,
                  "with three tiers every spine has the same uplinks, each a pair of links");
 
-  // Uplink `port` of a leaf goes to spine port % spines of its pod, uplink `port` of a spine to
-  // core port % cores (fabric_spec.hpp).
+  // Uplink `port` of a leaf goes to spine port % spines of its pod, uplink `port` of spine 0 to
+  // core port % cores (fabric_spec.hpp), the first cores of its plane.
   const int spines_of_leaf = fabric.spines;
   s.uplinks_to_spine.assign(static_cast<std::size_t>(spines_of_leaf), 0);
   for (int port = 0; port < s.uplinks_per_leaf; ++port) {
@@ -91,10 +91,10 @@ FabricSummary summarize(const System& system, const sim::FlowNetwork& network) {
                    "uplinks are spread round-robin over the spines");
     ++s.uplinks_to_spine[static_cast<std::size_t>(port % spines_of_leaf)];
   }
-  s.uplinks_to_core.assign(static_cast<std::size_t>(s.cores), 0);
+  s.uplinks_to_core.assign(static_cast<std::size_t>(std::min(s.cores, s.uplinks_per_spine)), 0);
   for (int port = 0; port < s.uplinks_per_spine; ++port) {
     RAILSIM_ASSERT(has_link(fmt::format("spine0>core{}.{}", port % s.cores, port)),
-                   "spine uplinks are spread round-robin over the cores");
+                   "spine 0's uplinks are spread round-robin over the first cores");
     ++s.uplinks_to_core[static_cast<std::size_t>(port % s.cores)];
   }
 

@@ -42,14 +42,16 @@ struct FabricSummary {
   std::vector<int> uplinks_to_spine;  // per spine of its pod, from each leaf (round-robin)
   int downlinks_per_spine = 0;        // 3 tiers: rails x units_per_pod x a leaf's cables to it
   int uplinks_per_spine = 0;          // 3 tiers: floor(downlinks_per_spine / core_oversubscription)
-  std::vector<int> uplinks_to_core;   // 3 tiers: per core, from each spine (round-robin)
-  sim::Bandwidth line_rate;           // the fabric's port rate, before headers
-  double wire_efficiency = 0.0;       // payload share at the fabric's transport and MTU
-  sim::Bandwidth node_port_rate;      // one NIC port: min(NIC, fabric) line rate x wire
-  sim::Bandwidth port_rate;           // one leaf-spine cable: line rate x wire
-  sim::Bandwidth leaf_downlink;       // nodes_per_leaf x node_port_rate
-  sim::Bandwidth leaf_uplink;         // uplinks_per_leaf x port_rate
-  double oversubscription = 0.0;      // leaf_downlink / leaf_uplink, as the ports imply
+  // 3 tiers: from spine 0 to each core it reaches, cores 0 on (round-robin); with more cores
+  // than a spine has uplinks, those of its plane.
+  std::vector<int> uplinks_to_core;
+  sim::Bandwidth line_rate;                      // the fabric's port rate, before headers
+  double wire_efficiency = 0.0;                  // payload share at the fabric's transport and MTU
+  sim::Bandwidth node_port_rate;                 // one NIC port: min(NIC, fabric) line rate x wire
+  sim::Bandwidth port_rate;                      // one leaf-spine cable: line rate x wire
+  sim::Bandwidth leaf_downlink;                  // nodes_per_leaf x node_port_rate
+  sim::Bandwidth leaf_uplink;                    // uplinks_per_leaf x port_rate
+  double oversubscription = 0.0;                 // leaf_downlink / leaf_uplink, as the ports imply
   double requested_oversubscription = 0.0;       // the spec's ratio, before rounding to ports
   sim::Bandwidth core_port_rate;                 // 3 tiers: one spine-core cable: line rate x wire
   sim::Bandwidth spine_downlink;                 // 3 tiers: downlinks_per_spine x port_rate

@@ -3,7 +3,7 @@
 // its links) and its queries: rails, leaves, what a link is, which links are down, GDR.
 #include "models/system/system.hpp"
 
-#include "models/fabric/switch_radix.hpp"
+#include "models/fabric/fabric_sizing.hpp"
 #include "models/system/fabric_cabling.hpp"
 #include "models/system/node_links.hpp"
 #include "models/system/system_links.hpp"
@@ -83,8 +83,10 @@ System::System(SystemSpec spec, sim::FlowNetwork& network, const std::function<v
     m.built[at(n)] = true;
   }
   m.rails = static_cast<int>(compute_nics_.size());
-  if (const auto problem = switch_radix_problem(fabric, spec_.nodes, m.rails)) {
-    throw sim::InputError("fabric: " + *problem);
+  try {
+    spec_.fabric = built_fabric(fabric, spec_.nodes, m.rails);
+  } catch (const sim::InputError& e) {
+    throw sim::InputError(std::string("fabric: ") + e.what());
   }
   m.units = (spec_.nodes + fabric.nodes_per_leaf - 1) / fabric.nodes_per_leaf;
   m.units_per_pod = fabric.tiers == 3 ? fabric.units_per_pod : m.units;

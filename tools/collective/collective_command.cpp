@@ -10,6 +10,7 @@
 #include "tools/collective/size_series.hpp"
 #include "tools/command.hpp"
 #include "tools/max_memory_option.hpp"
+#include "tools/nodes_option.hpp"
 #include "tools/progress_bar.hpp"
 
 #include <boost/program_options.hpp>
@@ -184,12 +185,6 @@ std::optional<CollectiveOptions> parse_options(const std::vector<std::string>& a
 
 // --nodes, --rail, --oversub and --routing on the system.
 void apply_overrides(const CollectiveOptions& o, models::SystemSpec& spec) {
-  if (o.nodes) {
-    if (*o.nodes < 1) {
-      throw sim::InputError(fmt::format("--nodes: expected at least 1, got {}", *o.nodes));
-    }
-    spec.nodes = *o.nodes;
-  }
   if (!o.rail.empty()) {
     spec.fabric.rails = parse_named("--rail", o.rail, kRailChoices);
   }
@@ -205,6 +200,9 @@ void apply_overrides(const CollectiveOptions& o, models::SystemSpec& spec) {
   }
   if (!o.routing.empty()) {
     spec.fabric.routing = parse_named("--routing", o.routing, kRoutingChoices);
+  }
+  if (o.nodes) {  // last: the fabric grows for the nodes with the oversubscription given
+    apply_nodes_option(spec, *o.nodes, 1);
   }
 }
 

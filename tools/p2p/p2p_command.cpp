@@ -13,6 +13,7 @@
 #include "tools/cli_support/command_line.hpp"
 #include "tools/cli_support/output_format.hpp"
 #include "tools/command.hpp"
+#include "tools/nodes_option.hpp"
 #include "tools/p2p/perftest_output.hpp"
 #include "tools/profile_option.hpp"
 
@@ -188,10 +189,7 @@ P2pSetup set_up(const P2pOptions& o) {
   P2pSetup setup{models::scenario::system_from_argument(o.system_name), {}, {}, {}, {}};
   models::SystemSpec& spec = setup.file.system;
   if (o.nodes) {
-    if (*o.nodes < 2) {
-      throw sim::InputError(fmt::format("--nodes: expected at least 2, got {}", *o.nodes));
-    }
-    spec.nodes = *o.nodes;
+    apply_nodes_option(spec, *o.nodes, 2);
   }
   setup.from = parse_endpoint(o.from_text, "from");
   setup.to = parse_endpoint(o.to_text, "to");

@@ -28,6 +28,7 @@
 #include "tools/cli_support/output_format.hpp"
 #include "tools/command.hpp"
 #include "tools/max_memory_option.hpp"
+#include "tools/nodes_option.hpp"
 #include "tools/progress_bar.hpp"
 #include "tools/topo/rate_text.hpp"
 #include "tools/topo/topo_dot.hpp"
@@ -166,6 +167,13 @@ void print_fabric_text(const models::SystemSpec& spec,
   row("Uplinks per leaf",
       fmt::format("{} ({})", s.uplinks_per_leaf, uplink_spread(s.uplinks_to_spine, "spine")));
   tier3_row("Uplinks per spine", [&] {
+    if (s.uplinks_to_core.size() < static_cast<std::size_t>(s.cores)) {
+      // Core planes: one cable to each core of the spine's plane (fabric_spec.hpp).
+      return fmt::format(
+          "{0} (one to each of cores {0}s to {0}s + {1} mod {2}, s the spine's "
+          "place in its pod)",
+          s.uplinks_per_spine, s.uplinks_per_spine - 1, s.cores);
+    }
     return fmt::format("{} ({})", s.uplinks_per_spine, uplink_spread(s.uplinks_to_core, "core"));
   });
   row("Switch ports", switch_ports_text(spec, s));
@@ -446,10 +454,7 @@ std::optional<TopoOptions> parse_options(const std::vector<std::string>& args, s
 int run_system(const TopoOptions& o, std::ostream& out) {
   models::scenario::SystemFile file = models::scenario::system_from_argument(o.system);
   if (o.nodes) {
-    if (*o.nodes < 1) {
-      throw sim::InputError(fmt::format("--nodes: expected at least 1, got {}", *o.nodes));
-    }
-    file.system.nodes = *o.nodes;
+    apply_nodes_option(file.system, *o.nodes, 1);
   }
   if (const std::optional<std::string> refusal =
           models::system_beyond_limit(o.limit, "this system", file.system)) {

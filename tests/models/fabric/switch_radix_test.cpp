@@ -1,8 +1,8 @@
 // File: tests/models/fabric/switch_radix_test.cpp
 // Switch ports against hand counts of the cabling (fabric_spec.hpp: uplink p of a leaf to spine
-// p % spines, of a spine to core p % cores) and the datasheets' port counts: designs that fit a
-// QM9700 build, one that needs more ports is refused naming the tier and both counts, and a
-// port splits into slower ones.
+// p % spines; a pod's spine uplinks to the cores in turn) and the datasheets' port counts: designs
+// that fit a QM9700 build, one that needs more ports is refused naming the tier and both counts,
+// and a port splits into slower ones.
 #include "models/fabric/switch_radix.hpp"
 
 #include "models/fabric/fabric_presets.hpp"
@@ -21,6 +21,14 @@
 namespace railsim::models {
 namespace {
 
+// The superpod-h100 preset's fabric with its spines laid out by hand, not grown.
+FabricSpec superpod_with_spines(int spines) {
+  FabricSpec fabric = fabric_preset("superpod-h100");
+  fabric.grows_by_radix = false;
+  fabric.spines = spines;
+  return fabric;
+}
+
 std::string radix_error(const FabricSpec& fabric, int nodes, int rails) {
   return switch_radix_problem(fabric, nodes, rails).value_or("no error");
 }
@@ -37,7 +45,7 @@ TEST(SwitchRadix, PortsSplitIntoSlowerOnes) {
 TEST(SwitchRadix, TheSuperpodFillsEveryQm9700PortAtFourUnits) {
   // 4 SUs x 8 rails = 32 leaves, each 32 down and 32 up; 16 spines take 32 / 16 = 2 cables from
   // each leaf: 64 ports, as the reference architecture lays it out.
-  const FabricSpec fabric = fabric_preset("superpod-h100", 128);
+  const FabricSpec fabric = superpod_with_spines(16);
   const TierPorts p = ports_needed(fabric, 128, 8);
   EXPECT_EQ(p.leaf, 64);
   EXPECT_EQ(p.spine_leaves, 32);
@@ -46,9 +54,9 @@ TEST(SwitchRadix, TheSuperpodFillsEveryQm9700PortAtFourUnits) {
 }
 
 TEST(SwitchRadix, TooManyLeavesForTheSpinesAreRefused) {
-  // The preset's 16 spines under 4,096 nodes: 128 units x 8 rails = 1,024 leaves, 2 cables
-  // each to every spine: 2,048 ports.
-  const FabricSpec fabric = fabric_preset("superpod-h100", 128);
+  // The RA's 16 spines under 4,096 nodes: 128 units x 8 rails = 1,024 leaves, 2 cables each to
+  // every spine: 2,048 ports.
+  const FabricSpec fabric = superpod_with_spines(16);
   EXPECT_EQ(radix_error(fabric, 4096, 8),
             "each spine needs 2048 ports (2048 down from 1024 leaves), a QM9700 has 64 at "
             "400 Gb/s: more spines, or three tiers");
@@ -70,22 +78,21 @@ TEST(SwitchRadix, TooManyLeavesForTheSpinesAreRefused) {
 
 TEST(SwitchRadix, ThreeTiersCountSpineUplinksAndCoreDownlinks) {
   // Pods of 4 SUs (32 leaves of 32 down, 32 up), 32 spines per pod, 32 cores, 1,024 nodes: a
-  // spine takes 1 cable from each of its pod's 32 leaves and sends 32 up, 64 ports; 8 pods x 32
-  // spines = 256 spines each send one cable to every core: 256 ports, four QM9700s' worth.
-  FabricSpec fabric = fabric_preset("superpod-h100", 128);
+  // spine takes 1 cable from each of its pod's 32 leaves and sends 32 up, 64 ports; a pod's 32 x
+  // 32 spine-core cables over 32 cores are 32 from each of 8 pods: 256 ports, four QM9700s'.
+  FabricSpec fabric = superpod_with_spines(32);
   fabric.tiers = 3;
   fabric.units_per_pod = 4;
-  fabric.spines = 32;
   fabric.cores = 32;
   const TierPorts p = ports_needed(fabric, 1024, 8);
   EXPECT_EQ(p.leaf, 64);
   EXPECT_EQ(p.spine_down, 32);
   EXPECT_EQ(p.spine, 64);
-  EXPECT_EQ(p.core_spines, 256);
+  EXPECT_EQ(p.core_pods, 8);
   EXPECT_EQ(p.core, 256);
   EXPECT_EQ(radix_error(fabric, 1024, 8),
-            "each core needs 256 ports (cables from 256 spines), a QM9700 has 64 at 400 "
-            "Gb/s: more cores");
+            "each core needs 256 ports (32 from each of 8 pods), a QM9700 has 64 at 400 Gb/s: "
+            "more cores");
 }
 
 TEST(SwitchRadix, LeavesAndRatesBeyondTheSwitchAreRefused) {

@@ -319,33 +319,6 @@ TEST(ThreeTier, ImpossibleParametersAreClearErrors) {
 namespace railsim::models {
 namespace {
 
-// The SuperPOD H100 reference architecture's compute fabric
-// (docs.nvidia.com/dgx-superpod/reference-architecture-scalable-infrastructure-h100, Network
-// Fabrics): per scalable unit of 32 node slots one leaf per rail; 1 to 4 units take 4, 8, 16 and 16
-// spines.
-TEST(FabricPreset, SuperpodH100SpinesFollowTheScalableUnits) {
-  const std::vector<std::pair<int, int>> nodes_and_spines = {
-      {1, 4}, {31, 4}, {32, 4}, {33, 8}, {64, 8}, {93, 16}, {127, 16}, {128, 16}};
-  for (const auto& [nodes, spines] : nodes_and_spines) {
-    const FabricSpec f = fabric_preset("superpod-h100", nodes);
-    EXPECT_EQ(f.spines, spines) << nodes << " nodes";
-    EXPECT_EQ(f.tiers, 2);
-    EXPECT_EQ(f.nodes_per_leaf, 32);
-    EXPECT_DOUBLE_EQ(f.oversubscription, 1.0);
-    EXPECT_DOUBLE_EQ(f.port_rate.in_gbps(), 400.0);
-  }
-  EXPECT_THROW((void)fabric_preset("superpod-h100", 129), sim::InputError);
-  try {
-    (void)fabric_preset("superpod-h10", 8);
-    ADD_FAILURE() << "an unknown preset was accepted";
-  } catch (const sim::InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("unknown fabric preset 'superpod-h10' (did you mean "
-                                         "'superpod-h100'?)"),
-              std::string::npos)
-        << e.what();
-  }
-}
-
 TEST(FabricPreset, SuperpodH100At127NodesHas32LeavesAnd16Spines) {
   // 127 DGX H100 fill 4 units of 32 (the last 31): 8 rails x 4 = 32 leaves, as the reference
   // architecture's 4-SU row says, under 16 spines. Non-blocking: 32 uplinks per leaf, 2 to each
@@ -355,7 +328,7 @@ TEST(FabricPreset, SuperpodH100At127NodesHas32LeavesAnd16Spines) {
   SystemSpec spec;
   spec.node = node_preset("dgx-h100");
   spec.nodes = 127;
-  spec.fabric = fabric_preset("superpod-h100", spec.nodes);
+  spec.fabric = fabric_preset("superpod-h100");
   const System system(spec, net);
   EXPECT_EQ(system.leaf_count(), 32);
   EXPECT_EQ(system.spec().fabric.spines, 16);
@@ -405,10 +378,11 @@ TEST(FabricPresetFile, ShippedSuperpodScenarioLoadsWith32LeavesAnd16Spines) {
 }
 
 TEST(FabricPresetFile, KeysBesideThePresetOverrideIt) {
-  // 64 nodes = 2 units: the preset's 8 spines; the file's 2:1 replaces the preset's 1:1.
+  // 64 nodes = 2 units: 1:1 takes the RA's 8 spines. The file's 2:1 replaces the preset's 1:1,
+  // and the fabric grows by it: 16 leaves x 16 uplinks = 256 cables, 4 QM9700 spines' ports.
   const SystemFile f = read(R"({"system": {"node": "dgx-h100", "nodes": 64,
       "fabric": {"oversubscription": "2:1", "preset": "superpod-h100"}}})");
-  EXPECT_EQ(f.system.fabric.spines, 8);
+  EXPECT_EQ(f.system.fabric.spines, 4);
   EXPECT_DOUBLE_EQ(f.system.fabric.oversubscription, 2.0);
   const SystemFile g = read(R"({"system": {"node": "dgx-h100", "nodes": 64,
       "fabric": {"preset": "superpod-h100", "spines": 16}}})");
@@ -431,9 +405,9 @@ TEST(FabricPresetFile, BadFabricKeysNameTheirPointer) {
                 .find("/system/fabric/preset: unknown fabric preset 'superpod-h10' (did you mean "
                       "'superpod-h100'?)"),
             std::string::npos);
-  EXPECT_NE(error_of(R"({"system": {"node": "dgx-h100", "nodes": 200,
+  EXPECT_NE(error_of(R"({"system": {"node": "dgx-h100", "nodes": 8193,
                 "fabric": {"preset": "superpod-h100"}}})")
-                .find("/system/fabric/preset: fabric preset 'superpod-h100' lays out 1 to 4"),
+                .find("/system/fabric: 8193 nodes are more than three tiers of QM9700 reach"),
             std::string::npos);
   EXPECT_NE(error_of(R"({"system": {"node": "dgx-h100", "nodes": 2, "fabric": {"tiers": 1}}})")
                 .find("/system/fabric/tiers: expected an integer from 2 to 3, got 1"),

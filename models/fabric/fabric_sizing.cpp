@@ -1,0 +1,83 @@
+// File: models/fabric/fabric_sizing.cpp
+#include "models/fabric/fabric_sizing.hpp"
+
+#include "models/fabric/switch_radix.hpp"
+#include "sim/input_error.hpp"
+
+#include <fmt/format.h>
+
+#include <vector>
+
+namespace railsim::models {
+namespace {
+
+int ceil_div(int a, int b) { return (a + b - 1) / b; }
+
+// The divisors of n >= 1, ascending.
+std::vector<int> divisors(int n) {
+  std::vector<int> out;
+  for (int d = 1; d <= n; ++d) {
+    if (n % d == 0) {
+      out.push_back(d);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+FabricSpec fabric_for_nodes(const FabricSpec& fabric, int nodes, int rails) {
+  if (!fabric.grows_by_radix || !fabric.switch_model) {
+    return fabric;
+  }
+  FabricSpec f = fabric;
+  const int ports = ports_at(*f.switch_model, f.port_rate);
+  const int uplinks = leaf_uplinks(f);
+  if (uplinks < 1 || f.nodes_per_leaf + uplinks > ports) {
+    return f;  // the cabling or the radix check names what is wrong with the leaf
+  }
+  const int units = ceil_div(nodes, f.nodes_per_leaf);
+  for (const int spines : divisors(uplinks)) {
+    if (rails * units * (uplinks / spines) <= ports) {
+      f.tiers = 2;
+      f.spines = spines;
+      return f;
+    }
+  }
+  // Every spine of a pod takes one cable from each leaf of the pod and sends its own uplinks.
+  f.tiers = 3;
+  f.spines = uplinks;
+  f.units_per_pod = 1;
+  const auto spine_ports = [&] { return rails * f.units_per_pod + spine_uplinks(f, rails); };
+  if (spine_uplinks(f, rails) < 1 || spine_ports() > ports) {
+    return f;  // the cabling or the radix check names what is wrong with the spine
+  }
+  while (spine_ports() <= ports) {
+    ++f.units_per_pod;
+  }
+  --f.units_per_pod;
+  const int pods = ceil_div(units, f.units_per_pod);
+  const int cables = f.spines * spine_uplinks(f, rails);  // from a pod's spines to the cores
+  for (const int cores : divisors(cables)) {
+    if (pods * (cables / cores) <= ports) {
+      f.cores = cores;
+      return f;
+    }
+  }
+  throw sim::InputError(fmt::format(
+      "{} nodes are more than three tiers of {} reach: with {} ports at {:g} Gb/s a pod holds {} "
+      "units of {} nodes ({} rails) and the cores join at most {} pods, {} nodes; name a switch "
+      "with more ports, or describe the fabric by its own keys",
+      nodes, f.switch_model->name, ports, f.port_rate.in_gbps(), f.units_per_pod, f.nodes_per_leaf,
+      rails, ports, ports * f.units_per_pod * f.nodes_per_leaf));
+}
+
+FabricSpec built_fabric(const FabricSpec& fabric, int nodes, int rails) {
+  FabricSpec f = fabric_for_nodes(fabric, nodes, rails);
+  if (const auto problem = switch_radix_problem(f, nodes, rails)) {
+    throw sim::InputError(*problem);
+  }
+  return f;
+}
+
+}  // namespace railsim::models

@@ -1,0 +1,144 @@
+// File: tests/models/fabric/fabric_sizing_test.cpp
+// The superpod-h100 preset grown by the QM9700's radix (64 ports at 400 Gb/s) against the
+// reference architecture's own switch counts for 1 to 4 scalable units
+// (docs.nvidia.com/dgx-superpod/reference-architecture-scalable-infrastructure-h100, Network
+// Fabrics) and the fat tree's closed forms beyond (../shared/docs/fabric-facts.md: two tiers
+// reach k^2/2 NIC ports, three tiers k^3/4 = 65,536 for k = 64, 8,192 nodes of 8 rails).
+#include "models/fabric/fabric_sizing.hpp"
+
+#include "models/fabric/fabric_presets.hpp"
+#include "models/fabric/switch_radix.hpp"
+#include "models/hardware/node_presets.hpp"
+#include "models/system/system.hpp"
+#include "sim/input_error.hpp"
+#include "sim/simulator.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace railsim::models {
+namespace {
+
+constexpr int kRails = 8;  // DGX H100: 8 compute NICs
+
+FabricSpec superpod(int nodes) {
+  return fabric_for_nodes(fabric_preset("superpod-h100"), nodes, kRails);
+}
+
+std::string sizing_error(int nodes) {
+  try {
+    (void)superpod(nodes);
+  } catch (const sim::InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(FabricSizing, OneToFourUnitsTakeTheReferenceArchitecturesSpines) {
+  // The RA's rows: 1 SU 4 spines, 2 SUs 8, 3 SUs 16, 4 SUs 16.
+  const std::vector<std::pair<int, int>> nodes_and_spines = {
+      {1, 4}, {31, 4}, {32, 4}, {33, 8}, {64, 8}, {93, 16}, {127, 16}, {128, 16}};
+  for (const auto& [nodes, spines] : nodes_and_spines) {
+    const FabricSpec f = superpod(nodes);
+    EXPECT_EQ(f.tiers, 2) << nodes << " nodes";
+    EXPECT_EQ(f.spines, spines) << nodes << " nodes";
+    EXPECT_EQ(f.nodes_per_leaf, 32);
+    EXPECT_DOUBLE_EQ(f.oversubscription, 1.0);
+    EXPECT_DOUBLE_EQ(f.port_rate.in_gbps(), 400.0);
+  }
+}
+
+TEST(FabricSizing, TwoTiersLastToEightUnits) {
+  // 8 units x 8 rails = 64 leaves: 32 spines, one cable from every leaf, fill 64 ports (k^2/2 =
+  // 2,048 NIC ports, 256 nodes); a ninth unit's leaves do not fit a spine.
+  const FabricSpec f = superpod(256);
+  EXPECT_EQ(f.tiers, 2);
+  EXPECT_EQ(f.spines, 32);
+  EXPECT_EQ(ports_needed(f, 256, kRails).spine, 64);
+  EXPECT_EQ(superpod(257).tiers, 3);
+}
+
+TEST(FabricSizing, AThirdTierTakesPodsOfFourUnitsUnderCorePlanes) {
+  // A spine with a tier above splits 32 down, 32 up: pods of 32 leaves (4 units) under 32
+  // spines. 9 units: 3 pods, 32 x 32 = 1,024 spine-core cables each; the fewest cores (a divisor
+  // of 1,024) with at most 64 ports: 3 x 1,024 / C <= 64 gives C = 64, 16 cables from each pod.
+  const FabricSpec nine = superpod(257);
+  EXPECT_EQ(nine.spines, 32);
+  EXPECT_EQ(nine.units_per_pod, 4);
+  EXPECT_EQ(nine.cores, 64);
+  const TierPorts p = ports_needed(nine, 257, kRails);
+  EXPECT_EQ(p.spine, 64);
+  EXPECT_EQ(p.core_pods, 3);
+  EXPECT_EQ(p.core, 48);
+  // The full fat tree: 64 pods, 1,024 cores with one cable from each: 65,536 NIC ports.
+  const FabricSpec full = superpod(8192);
+  EXPECT_EQ(full.units_per_pod, 4);
+  EXPECT_EQ(full.cores, 1024);
+  EXPECT_EQ(ports_needed(full, 8192, kRails).core, 64);
+}
+
+TEST(FabricSizing, BeyondThreeTiersIsRefusedNamingTheirReach) {
+  EXPECT_EQ(sizing_error(8192), "no error");
+  EXPECT_EQ(sizing_error(16384),
+            "16384 nodes are more than three tiers of QM9700 reach: with 64 ports at 400 Gb/s a "
+            "pod holds 4 units of 32 nodes (8 rails) and the cores join at most 64 pods, 8192 "
+            "nodes; name a switch with more ports, or describe the fabric by its own keys");
+}
+
+TEST(FabricSizing, AFabricLaidOutByHandIsLeftAsItIs) {
+  FabricSpec f = fabric_preset("superpod-h100");
+  f.grows_by_radix = false;
+  f.spines = 16;
+  EXPECT_EQ(fabric_for_nodes(f, 4096, kRails).spines, 16);
+  EXPECT_EQ(fabric_for_nodes(f, 4096, kRails).tiers, 2);
+}
+
+TEST(FabricSizing, ASpineAtEachPositionOfEveryPodReachesTheSameCorePlane) {
+  // 1,024 nodes: 32 units, 8 pods of 4; 8 x 1,024 / C <= 64 gives 128 cores, so a spine's 32
+  // uplinks reach a plane of 32 cores: the spine at position s of any pod cores 32s % 128 on.
+  sim::Simulator sim;
+  sim::FlowNetwork net(sim);
+  SystemSpec spec;
+  spec.node = node_preset("dgx-h100");
+  spec.nodes = 1024;
+  spec.fabric = fabric_preset("superpod-h100");
+  const System system(spec, net);
+  EXPECT_EQ(system.spec().fabric.tiers, 3);
+  EXPECT_EQ(system.spec().fabric.cores, 128);
+  std::vector<int> core_ports(128, 0);
+  std::vector<bool> plane_ok(128, true);
+  for (std::uint32_t l = 0; l < net.link_count(); ++l) {
+    // "spine33>core32.0": uplink 0 of spine 33, to core 32.
+    const std::string& name = net.link(sim::LinkId{l}).name;
+    const auto arrow = name.find(">core");
+    if (name.rfind("spine", 0) != 0 || arrow == std::string::npos) {
+      continue;
+    }
+    const int spine = std::stoi(name.substr(5, arrow - 5));
+    const auto core = static_cast<std::size_t>(std::stoi(name.substr(arrow + 5)));
+    ++core_ports[core];
+    plane_ok[core] = plane_ok[core] && static_cast<int>(core) / 32 == spine % 32 % 4;
+  }
+  for (int c = 0; c < 128; ++c) {
+    EXPECT_EQ(core_ports[static_cast<std::size_t>(c)], 64) << "core " << c;
+    EXPECT_TRUE(plane_ok[static_cast<std::size_t>(c)]) << "core " << c;
+  }
+}
+
+TEST(FabricPreset, AnUnknownNameIsToldTheNearest) {
+  try {
+    (void)fabric_preset("superpod-h10");
+    ADD_FAILURE() << "an unknown preset was accepted";
+  } catch (const sim::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown fabric preset 'superpod-h10' (did you mean "
+                                         "'superpod-h100'?)"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace railsim::models

@@ -1,0 +1,16 @@
+// File: tools/nodes_option.hpp
+// `--nodes N` on the commands that take a system (topo, collective, p2p): the system's node
+// count replaced, its preset fabric grown for it by the switch's radix (models/fabric/
+// fabric_sizing.hpp), and anything wrong said against the option, not against the file.
+#pragma once
+
+#include "models/system/system.hpp"
+
+namespace railsim::tools {
+
+// Sets spec.nodes to `nodes`. Throws sim::InputError starting "--nodes N: " for fewer than
+// `minimum` nodes, or for a count its fabric cannot be built for (beyond three tiers of its
+// switch, a switch short of ports).
+void apply_nodes_option(models::SystemSpec& spec, int nodes, int minimum);
+
+}  // namespace railsim::tools
