@@ -20,6 +20,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 
 namespace railsim::bench {
 namespace {
@@ -30,12 +31,13 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// One call of `op` of `size` (Simple protocol, NCCL's channel count, pipelined execution) over
-// every GPU of state.range(0) dgx-h100 nodes, or over one GPU of each with `one_gpu_per_node`,
-// once per run (registered with one iteration), so the counters are that iteration's.
+// One call of `op` of `size` (`algorithm` and the Simple protocol, or with neither what NCCL's
+// tuner picks; NCCL's channel count; pipelined execution) over every GPU of state.range(0)
+// dgx-h100 nodes, or over one GPU of each with `one_gpu_per_node`, once per run (registered with
+// one iteration), so the counters are that iteration's.
 void run_call(benchmark::State& state,
               models::CollectiveOp op,
-              models::Algorithm algorithm,
+              std::optional<models::Algorithm> algorithm,
               sim::Bytes size,
               bool one_gpu_per_node = false) {
   const auto nodes = static_cast<int>(state.range(0));
@@ -51,7 +53,9 @@ void run_call(benchmark::State& state,
   request.size = size;
   request.comm = {nodes, gpus_per_node};
   request.algorithm = algorithm;
-  request.protocol = models::Protocol::kSimple;
+  if (algorithm) {
+    request.protocol = models::Protocol::kSimple;
+  }
   request.execution = models::Execution::kPipelined;  // channels unset: NCCL's default count
 
   const double rss_before = proc_status_mib("VmRSS:");
@@ -127,6 +131,32 @@ void up_to_1024_nodes(benchmark::internal::Benchmark* registered) {
       benchmark::kSecond);
 }
 
+// What NCCL's tuner runs for 8 GiB (NVLS Tree for AllReduce, ring for the others) on the preset
+// grown to 1,024-8,192 nodes: 8,192 to 65,536 GPUs, the fabric's three-tier reach (issue 23's
+// scale; docs/performance.md).
+// NOLINTNEXTLINE(readability-identifier-naming): Google Benchmark's BM_ naming.
+void BM_AutoAllReduce(benchmark::State& state) {
+  run_call(state, models::CollectiveOp::kAllReduce, std::nullopt, sim::gib(8));
+}
+
+// NOLINTNEXTLINE(readability-identifier-naming): Google Benchmark's BM_ naming.
+void BM_AutoAllGather(benchmark::State& state) {
+  run_call(state, models::CollectiveOp::kAllGather, std::nullopt, sim::gib(8));
+}
+
+// NOLINTNEXTLINE(readability-identifier-naming): Google Benchmark's BM_ naming.
+void BM_AutoReduceScatter(benchmark::State& state) {
+  run_call(state, models::CollectiveOp::kReduceScatter, std::nullopt, sim::gib(8));
+}
+
+void large_clusters(benchmark::internal::Benchmark* registered) {
+  registered->ArgName("nodes")->Arg(1024)->Arg(2048)->Arg(4096)->Arg(8192)->Iterations(1)->Unit(
+      benchmark::kSecond);
+}
+
+BENCHMARK(BM_AutoAllReduce)->Apply(large_clusters);
+BENCHMARK(BM_AutoAllGather)->Apply(large_clusters);
+BENCHMARK(BM_AutoReduceScatter)->Apply(large_clusters);
 BENCHMARK(BM_TreeAllReduce)->Apply(up_to_1024_nodes);
 BENCHMARK(BM_NvlsTreeAllReduce)->Apply(up_to_1024_nodes);
 BENCHMARK(BM_PatAllGather)->Apply(up_to_1024_nodes);

@@ -221,6 +221,11 @@ void FlowNetwork::release_var(std::uint32_t var) {
   free_vars_.push_back(var);
 }
 
+void FlowNetwork::reserve_flows(std::size_t more) {
+  const std::size_t in_use = flows_.size() - free_flows_.size();
+  flows_.reserve(std::max(flows_.size(), in_use + more));
+}
+
 std::uint32_t FlowNetwork::acquire_flow() {
   if (free_flows_.empty()) {
     flows_.emplace_back();

@@ -156,6 +156,10 @@ class FlowNetwork {
   // on a group member.
   FlowId start_flow(FlowSpec spec);
 
+  // Room for `more` flows beyond those in the network, so that starting them together moves
+  // none: a million flows started at once otherwise copy the table each time it doubles.
+  void reserve_flows(std::size_t more);
+
   // True while `id` names a flow in the network: started and not yet delivered.
   bool contains(FlowId id) const;
 

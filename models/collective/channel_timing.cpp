@@ -31,14 +31,19 @@ ChannelTiming::ChannelTiming(std::unique_ptr<const ChannelModel> model,
                  "slice sharing holds every connection of every channel");
 }
 
-double ChannelTiming::recurrence_seconds(std::size_t channel, double floor, bool even) const {
+double ChannelTiming::recurrence_seconds(std::size_t channel, double floor, bool even) {
   const std::vector<double>& even_rate = even_rate_[channel];
   std::vector<double> seconds_per_byte(even_rate.size());
   for (std::size_t p = 0; p < seconds_per_byte.size(); ++p) {
     const double rate = even ? std::max(floor, even_rate[p]) : floor;
     seconds_per_byte[p] = std::isfinite(rate) ? 1.0 / rate : 0.0;
   }
-  return model_->recurrence_seconds(static_cast<int>(channel), seconds_per_byte);
+  const auto c = static_cast<int>(channel);
+  auto [it, added] = timed_.try_emplace({model_->recurrence_shape(c), seconds_per_byte}, 0.0);
+  if (added) {
+    it->second = model_->recurrence_seconds(c, seconds_per_byte);
+  }
+  return it->second;
 }
 
 std::vector<double> ChannelTiming::shared_seconds(const std::vector<double>& floor) {

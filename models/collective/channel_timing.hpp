@@ -24,10 +24,13 @@
 #include "sim/flow_network.hpp"
 #include "sim/time.hpp"
 
+#include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace railsim::models {
@@ -44,6 +47,14 @@ class ChannelModel {
   // seconds per payload byte (0 where it takes no time).
   virtual double recurrence_seconds(int channel,
                                     std::span<const double> seconds_per_byte) const = 0;
+
+  // Channels of one shape give the same recurrence_seconds for the same seconds_per_byte (the
+  // same tree, pieces and delays), so the policy times each shape and rates once: NVLS Tree's
+  // 16 or 32 channels over two trees are two recurrences on a uniform fabric, not 32. By default
+  // every channel is its own shape.
+  virtual std::size_t recurrence_shape(int channel) const {
+    return static_cast<std::size_t>(channel);
+  }
 
   // What channel c cannot beat when its flow groups drained in `drain`.
   virtual sim::Duration lower_bound(int channel, sim::Duration drain) const = 0;
@@ -67,8 +78,8 @@ class ChannelTiming {
 
  private:
   // Channel c's recurrence, each connection at `floor` payload B/s or, with `even`, at its even
-  // share where that is faster.
-  double recurrence_seconds(std::size_t channel, double floor, bool even) const;
+  // share where that is faster; a shape's known answer for the same rates is not timed again.
+  double recurrence_seconds(std::size_t channel, double floor, bool even);
 
   // Channel c's time by slice sharing, all channels at once, each connection above its floor.
   std::vector<double> shared_seconds(const std::vector<double>& floor);
@@ -79,6 +90,8 @@ class ChannelTiming {
   std::optional<SliceSharing> sharing_;
   std::vector<std::size_t> first_;         // per channel and one past: its first connection
   std::vector<std::uint32_t> channel_of_;  // per connection of the plan
+  // recurrence_seconds' answers by shape and seconds per byte.
+  std::map<std::pair<std::size_t, std::vector<double>>, double> timed_;
 };
 
 // The timing of a pipeline whose groups' members are connections: their even shares as

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <numeric>
 
 namespace railsim::models {
 
@@ -92,6 +93,7 @@ struct GroupPipelineExecutor::Impl {
         draining[c] += g.members.size();
       }
     }
+    net.reserve_flows(std::accumulate(draining.begin(), draining.end(), std::size_t{0}));
     for (std::size_t c = 0; c < count; ++c) {
       if (draining[c] == 0) {
         channel_drained(c);

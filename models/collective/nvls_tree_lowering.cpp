@@ -195,8 +195,23 @@ struct NvlsTreeChannels final : ChannelModel {
   std::vector<std::vector<double>> up_delay_s;    // per channel and head x nodes + node
   std::vector<std::vector<double>> down_delay_s;  // the same
   std::vector<std::vector<sim::Bytes>> pieces;    // per channel: NvlsTreePlan::loop_pieces
+  std::vector<std::size_t> shapes;  // per channel: the first channel of its tree, pieces, delays
 
   const ChannelLayout& layout(int channel) const { return layouts[at(channel % 2)]; }
+
+  // Channels of one tree with the same pieces and delays, which a uniform fabric gives them all.
+  void find_shapes() {
+    for (std::size_t c = 0; c < pieces.size(); ++c) {
+      std::size_t same = c % 2;
+      while (same < c && (pieces[same] != pieces[c] || up_delay_s[same] != up_delay_s[c] ||
+                          down_delay_s[same] != down_delay_s[c])) {
+        same += 2;
+      }
+      shapes.push_back(same);
+    }
+  }
+
+  std::size_t recurrence_shape(int channel) const override { return shapes[at(channel)]; }
 
   double recurrence_seconds(int c, std::span<const double> seconds_per_byte) const override {
     const RankTree& tree = plan.tree(c);
@@ -567,6 +582,7 @@ GroupPipeline nvls_tree_pipeline(const System& system,
     sliced.emplace(network, std::move(sharing), timing.network.wire_factor, false);
   }
   model->plan = std::move(plan);
+  model->find_shapes();
   auto policy = std::make_shared<ChannelTiming>(std::move(model), std::move(most),
                                                 std::move(even_rate), std::move(sliced));
   pipeline.channel_times = [policy](const std::vector<sim::Duration>& drains) {
