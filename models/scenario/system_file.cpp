@@ -61,7 +61,9 @@ void read_fabric_tiers(const JsonValue& fabric, FabricSpec& f) {
   }
   for (const std::string_view key : {"units_per_pod", "cores", "core_oversubscription"}) {
     const auto v = fabric.find(key);
-    if (v && f.tiers != 3) {
+    // A preset that grows decides its tiers when built: its third tier's oversubscription is
+    // the file's to give (the other keys stop the growth, above).
+    if (v && f.tiers != 3 && !f.grows_by_radix) {
       throw v->error(fmt::format(R"("{}" needs "tiers": 3)", key));
     }
   }

@@ -389,6 +389,18 @@ TEST(FabricPresetFile, KeysBesideThePresetOverrideIt) {
   EXPECT_EQ(g.system.fabric.spines, 16);
 }
 
+TEST(FabricPresetFile, AGrowingPresetTakesTheFilesCoreOversubscription) {
+  // Spines 2:1 towards the cores: a spine with 8P leaves below and 4P uplinks fills 12P <= 64
+  // QM9700 ports at P = 5 units per pod. 2,048 nodes = 64 units: 13 pods of 32 spines x 20
+  // uplinks = 640 cables; the fewest cores dividing 640 with 13 x 640 / C <= 64 ports: 160.
+  const SystemFile f = read(R"({"system": {"node": "dgx-h100", "nodes": 2048,
+      "fabric": {"preset": "superpod-h100", "core_oversubscription": "2:1"}}})");
+  EXPECT_EQ(f.system.fabric.tiers, 3);
+  EXPECT_EQ(f.system.fabric.units_per_pod, 5);
+  EXPECT_EQ(f.system.fabric.cores, 160);
+  EXPECT_DOUBLE_EQ(f.system.fabric.core_oversubscription, 2.0);
+}
+
 TEST(FabricPresetFile, ThreeTierKeysAreRead) {
   const SystemFile f = read(R"({"system": {"node": "dgx-h100", "nodes": 16,
       "fabric": {"tiers": 3, "nodes_per_leaf": 4, "units_per_pod": 2, "spines": 4, "cores": 4,
