@@ -285,8 +285,7 @@ NcclPrediction predict_nccl(const NcclEvidence& log,
                                             run.program.empty() ? run.op : run.program)};
   }
   if (log.nodes.empty() || log.gpus.empty()) {
-    return {std::nullopt,
-            "the log has no 'Using devices' lines and the manifest gives no nodes and gpus"};
+    return {std::nullopt, std::string(kUnknownJobShape)};
   }
   if (log.gpus != first) {
     return {std::nullopt, fmt::format("the model runs GPUs 0 to {} of each node, the job used {}",

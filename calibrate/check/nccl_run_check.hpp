@@ -18,6 +18,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace railsim::calibrate::check {
@@ -37,6 +38,11 @@ models::PathClass job_gdr_level(const parse::NcclEvidence& run, const models::Sy
 void check_nccl_affinity(const parse::NcclEvidence& run,
                          const models::SystemSpec& design,
                          std::vector<Finding>& out);
+
+// Why a log's rows cannot be judged when neither its INFO lines nor the manifest give the job's
+// nodes and GPUs.
+inline constexpr std::string_view kUnknownJobShape =
+    "the log has no 'Using devices' lines and the manifest gives no nodes and gpus";
 
 // The model's out-of-place time in us for the run's operation and shape at `size_bytes`, or why
 // it cannot be predicted.

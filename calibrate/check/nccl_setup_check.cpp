@@ -141,9 +141,7 @@ struct DesignChannels {
 DesignChannels design_channels(const NcclEvidence& run, const models::SystemSpec& design) {
   const int nodes = job_nodes(run);
   if (nodes == 0 || run.gpus.empty()) {
-    return {std::nullopt,
-            "the log has no 'Using devices' lines and the manifest gives no nodes "
-            "and gpus"};
+    return {std::nullopt, std::string(kUnknownJobShape)};
   }
   const int design_gpus = static_cast<int>(design.node.gpus.size());
   if (std::any_of(run.gpus.begin(), run.gpus.end(),
