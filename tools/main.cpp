@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <exception>
 #include <iostream>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -106,6 +107,14 @@ int main(int argc, char** argv) {
   } catch (const po::error& error) {
     std::fflush(stdout);
     fmt::print(stderr, "railsim: error: {}\n", error.what());
+  } catch (const std::bad_alloc&) {
+    // The run asked for more than the machine holds, which --max-memory's estimate (a floor) did
+    // not foresee; its structures are freed by now, and outputs are written whole or not at all.
+    std::fflush(stdout);
+    fmt::print(stderr,
+               "railsim: error: out of memory: this run needs more memory than the machine "
+               "gives it; try fewer nodes or sizes, or ECMP instead of adaptive routing, whose "
+               "lanes take memory per connection (docs/performance.md, section (h))\n");
   } catch (const std::exception& error) {
     std::fflush(stdout);
     fmt::print(stderr, "railsim: internal error (please report it): {}\n", error.what());
