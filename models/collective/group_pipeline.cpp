@@ -6,7 +6,7 @@
 
 #include <algorithm>
 #include <limits>
-#include <numeric>
+#include <map>
 
 namespace railsim::models {
 
@@ -69,6 +69,7 @@ struct GroupPipelineExecutor::Impl {
   std::vector<std::size_t> draining;  // per channel: members still draining
   std::vector<sim::Duration> drains;  // per channel, from the start
   std::size_t channels_left = 0;
+  std::vector<std::uint32_t> levels_;  // scratch of bundles(), by link: zero between calls
 
   Impl(sim::FlowNetwork& n, sim::Simulator& s, GroupPipeline p, CollectiveTrace* t)
       : net(n), sim(s), pipeline(std::move(p)), trace(t) {
@@ -81,30 +82,31 @@ struct GroupPipelineExecutor::Impl {
     begin = sim.now();
     last_end = begin;
     const std::size_t count = pipeline.channels.size();
-    draining.assign(count, 0);
     drains.assign(count, sim::Duration{});
     channels_left = count;
     if (count == 0) {
       finish();
       return;
     }
+    // Every channel's flows are counted before any starts, so that no drain finds a count short.
+    std::vector<std::vector<std::vector<sim::FlowSpec>>> flows(count);  // channel, group, flow
+    draining.assign(count, 0);
+    std::size_t total = 0;
     for (std::size_t c = 0; c < count; ++c) {
       for (const PipelineGroup& g : pipeline.channels[c]) {
-        draining[c] += g.members.size();
+        draining[c] += flows[c].emplace_back(bundles(g)).size();
       }
+      total += draining[c];
     }
-    net.reserve_flows(std::accumulate(draining.begin(), draining.end(), std::size_t{0}));
+    net.reserve_flows(total);
     for (std::size_t c = 0; c < count; ++c) {
       if (draining[c] == 0) {
         channel_drained(c);
         continue;
       }
-      for (const PipelineGroup& g : pipeline.channels[c]) {
-        const sim::GroupId group = net.create_group(1.0, g.cap);
-        for (const DagFlow& member : g.members) {
-          sim::FlowSpec flow;
-          flow.path = pipeline.paths[member.path];
-          flow.size = member.bytes;
+      for (std::size_t k = 0; k < flows[c].size(); ++k) {
+        const sim::GroupId group = net.create_group(1.0, pipeline.channels[c][k].cap);
+        for (sim::FlowSpec& flow : flows[c][k]) {
           flow.group = group;
           flow.on_drained = [this, c](const sim::FlowRecord&) {
             if (--draining[c] == 0) {
@@ -115,6 +117,40 @@ struct GroupPipelineExecutor::Impl {
         }
       }
     }
+  }
+
+  // A group's members as flows: members moving the same bytes over links no other member of the
+  // bundle crosses are one flow over all their links. The rate variable crosses each link as
+  // often as before and every bundle drains when its members would, so the rates and drain times
+  // are the same; a channel of a 32,768-GPU run then starts a handful of flows, not 65,536.
+  // Members go to the lowest level whose bundles hold none of their links (levels_ keeps, per
+  // link, the next level free of it), so the bundling costs one pass over the members' links.
+  std::vector<sim::FlowSpec> bundles(const PipelineGroup& g) {
+    levels_.resize(net.link_count(), 0);
+    std::map<std::pair<std::int64_t, std::uint32_t>, std::size_t> index;  // (bytes, level)
+    std::vector<sim::FlowSpec> flows;
+    for (const DagFlow& member : g.members) {
+      const std::vector<sim::LinkId>& path = pipeline.paths[member.path];
+      std::uint32_t level = 0;
+      for (const sim::LinkId link : path) {
+        level = std::max(level, levels_[link.index]);
+      }
+      for (const sim::LinkId link : path) {
+        levels_[link.index] = level + 1;
+      }
+      const auto [at, added] = index.try_emplace({member.bytes.count, level}, flows.size());
+      if (added) {
+        flows.emplace_back().size = member.bytes;
+      }
+      std::vector<sim::LinkId>& links = flows[at->second].path;
+      links.insert(links.end(), path.begin(), path.end());
+    }
+    for (const DagFlow& member : g.members) {
+      for (const sim::LinkId link : pipeline.paths[member.path]) {
+        levels_[link.index] = 0;
+      }
+    }
+    return flows;
   }
 
   void channel_drained(std::size_t c) {

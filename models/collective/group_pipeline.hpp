@@ -5,8 +5,9 @@
 // in the plan at the group's common rate: the pace of the channel's slowest hop. When every
 // channel's members have drained, the algorithm's own timing turns those drain times into the
 // channels' times (fill, stalls, hop latencies), all channels at once, since their slices share
-// links; the run is done when every channel is. Cost: one flow per member, whatever the size, plus
-// that timing.
+// links; the run is done when every channel is. Cost: one flow per bundle of a group's members
+// that move the same bytes over distinct links (the same rates as a flow per member), plus that
+// timing.
 //
 // Traced (collective_trace.hpp), each connection of a channel is one span "pipelined" on its
 // sender's track, from the channel's start to its end.
