@@ -305,22 +305,40 @@ void FlowNetwork::remove_crossing(std::uint32_t var, std::uint32_t link) {
   }
   // Swap-remove from the link's crossers, then from the variable's crossings, mending the
   // back-indices of whatever moved.
-  const std::uint32_t position = v.crossings[index].position;
-  l.crossers[position] = l.crossers.back();
-  l.crossers.pop_back();
-  if (position < l.crossers.size()) {
-    const Crosser moved = l.crossers[position];
-    vars_[moved.var].crossings[moved.crossing].position = position;
-  }
+  remove_crosser(l, v.crossings[index].position);
   v.crossings[index] = v.crossings.back();
   v.crossings.pop_back();
   if (index < v.crossings.size()) {
     const Crossing& moved = v.crossings[index];
     links_[moved.link].crossers[moved.position].crossing = index;
   }
-  if (l.crossers.empty()) {
-    l.load = 0.0;  // Clears any rounding left by incremental updates.
+}
+
+void FlowNetwork::remove_crosser(Link& link, std::uint32_t position) {
+  link.crossers[position] = link.crossers.back();
+  link.crossers.pop_back();
+  if (position < link.crossers.size()) {
+    const Crosser moved = link.crossers[position];
+    vars_[moved.var].crossings[moved.crossing].position = position;
   }
+  if (link.crossers.empty()) {
+    link.load = 0.0;  // Clears any rounding left by incremental updates.
+  }
+}
+
+void FlowNetwork::remove_crossings(std::uint32_t var) {
+  Var& v = vars_[var];
+  for (const Crossing& crossing : v.crossings) {
+    Link& l = links_[crossing.link];
+    settle(l);
+    for (std::uint32_t k = 0; k < crossing.count; ++k) {
+      l.load = std::max(0.0, l.load - v.rate);
+    }
+    note_load_change(crossing.link);
+    l.counters.active_flows -= crossing.count;
+    remove_crosser(l, crossing.position);
+  }
+  v.crossings.clear();
 }
 
 void FlowNetwork::on_drain(std::uint32_t var) {
@@ -350,11 +368,14 @@ void FlowNetwork::on_drain(std::uint32_t var) {
     flow.draining = false;
     flow.drained = sim_.now();
     --draining_flows_;
-    for (LinkId link : flow.spec.path) {
-      remove_crossing(var, link.index);
+    if (!v.members.empty()) {
+      for (LinkId link : flow.spec.path) {
+        remove_crossing(var, link.index);
+      }
     }
   }
   if (v.members.empty()) {
+    remove_crossings(var);
     v.rate = 0.0;
     if (!v.is_group) {
       release_var(var);

@@ -265,6 +265,10 @@ class FlowNetwork {
   std::uint32_t find_crossing(std::uint32_t var, std::uint32_t link) const;
   void add_crossing(std::uint32_t var, std::uint32_t link);
   void remove_crossing(std::uint32_t var, std::uint32_t link);
+  // All of them at once, when the variable's last members leave: no search, no compaction.
+  void remove_crossings(std::uint32_t var);
+  // Swap-removes the crosser at `position`, mending the back-index of the one moved there.
+  void remove_crosser(Link& link, std::uint32_t position);
   void add_member(std::uint32_t var, std::uint32_t flow);
   void on_drain(std::uint32_t var);
   FlowRecord record_of(std::uint32_t flow) const;
