@@ -93,11 +93,15 @@ struct GroupPipelineExecutor::Impl {
     draining.assign(count, 0);
     std::size_t total = 0;
     for (std::size_t c = 0; c < count; ++c) {
-      for (const PipelineGroup& g : pipeline.channels[c]) {
+      for (PipelineGroup& g : pipeline.channels[c]) {
         draining[c] += flows[c].emplace_back(bundles(g)).size();
+        g.members = {};
       }
       total += draining[c];
     }
+    // The bundles hold every member's links from here on.
+    pipeline.paths = {};
+    levels_ = {};
     net.reserve_flows(total);
     for (std::size_t c = 0; c < count; ++c) {
       if (draining[c] == 0) {
