@@ -6,6 +6,7 @@
 #include "models/collective/nccl_tuner_tables.hpp"
 #include "models/collective/nccl_tuning.hpp"
 #include "sim/assert.hpp"
+#include "sim/ceil_div.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -111,7 +112,7 @@ SearchGraph dup_channels(GpuArch arch, SearchGraph graph) {
     return graph;
   }
   const int channels = std::min(2 * graph.channels, kMaxSearchChannels);
-  const int split = (channels + graph.channels - 1) / graph.channels;
+  const int split = sim::ceil_div(channels, graph.channels);
   return {channels, graph.bw_intra_GBps / split, graph.bw_inter_GBps / split};
 }
 

@@ -3,6 +3,7 @@
 #include "models/collective/nvls_plan.hpp"
 
 #include "models/collective/non_ring_chunking.hpp"
+#include "sim/ceil_div.hpp"
 #include "sim/index.hpp"
 #include "sim/input_error.hpp"
 
@@ -27,7 +28,7 @@ std::vector<sim::Bytes> NvlsPlan::loop_pieces(int channel) const {
   std::int64_t left = channel_bytes(channel).count;
   std::vector<sim::Bytes> pieces;
   do {
-    const std::int64_t piece = std::min(chunk.count, (left + ranks - 1) / ranks);
+    const std::int64_t piece = std::min(chunk.count, sim::ceil_div(left, ranks));
     for (int h = 0; h < ranks; ++h) {
       pieces.push_back(sim::bytes(std::clamp<std::int64_t>(left - h * piece, 0, piece)));
     }
@@ -40,7 +41,7 @@ std::int64_t NvlsPlan::transfer_count() const {
   std::int64_t count = 0;
   for (int c = 0; c < channels; ++c) {
     const std::int64_t loop = std::int64_t{ranks} * chunk.count;
-    count += std::max<std::int64_t>(1, (channel_bytes(c).count + loop - 1) / loop) * ranks;
+    count += std::max<std::int64_t>(1, sim::ceil_div(channel_bytes(c).count, loop)) * ranks;
   }
   return count;
 }

@@ -3,6 +3,7 @@
 #include "models/collective/pat_plan.hpp"
 
 #include "models/collective/non_ring_chunking.hpp"
+#include "sim/ceil_div.hpp"
 #include "sim/index.hpp"
 #include "sim/input_error.hpp"
 
@@ -61,7 +62,7 @@ std::vector<sim::Bytes> PatPlan::loop_portions(int channel) const {
   std::int64_t left = channel_bytes(channel).count;
   std::vector<sim::Bytes> portions_per_loop;
   do {
-    const std::int64_t portion = std::min(chunk.count, (left + n - 1) / n);
+    const std::int64_t portion = std::min(chunk.count, sim::ceil_div(left, n));
     portions_per_loop.push_back(sim::bytes(portion));
     left -= std::min(left, n * portion);
   } while (left > 0);
@@ -72,7 +73,7 @@ std::int64_t PatPlan::transfer_count() const {
   std::int64_t loops = 0;
   for (int c = 0; c < channels(); ++c) {
     const std::int64_t portion = (channel_bytes(c).count + ranks() - 1) / ranks();
-    loops += std::max<std::int64_t>(1, (portion + chunk.count - 1) / chunk.count);
+    loops += std::max<std::int64_t>(1, sim::ceil_div(portion, chunk.count));
   }
   return loops * ranks() * steps();
 }

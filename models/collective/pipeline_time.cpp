@@ -3,6 +3,7 @@
 #include "models/collective/pipeline_time.hpp"
 
 #include "sim/assert.hpp"
+#include "sim/ceil_div.hpp"
 #include "sim/index.hpp"
 
 #include <algorithm>
@@ -80,7 +81,7 @@ double pipeline_seconds_closed_form(const RingPlan& plan,
   const double posts =
       static_cast<double>(std::int64_t{pipe.loops} * pipe.active_steps - 1) * slowest.post_s;
   const double drain_s = seconds_of(most, slowest) + posts;
-  const sim::Bytes full = sim::bytes((plan.chunking.chunk.count + pipe.slices - 1) / pipe.slices);
+  const sim::Bytes full = sim::bytes(sim::ceil_div(plan.chunking.chunk.count, pipe.slices));
   // A hop's data arrives tau(p) + delay(p) after its sender started it, or streamed, its first
   // byte delay(p) after.
   const auto hop_s = [&](std::size_t p, sim::Bytes slice) {

@@ -2,6 +2,7 @@
 // Cutting a ring collective into loops, pieces and slices, and listing its transfers.
 #include "models/collective/ring_plan.hpp"
 
+#include "sim/ceil_div.hpp"
 #include "sim/index.hpp"
 #include "sim/input_error.hpp"
 
@@ -13,8 +14,7 @@ namespace railsim::models {
 namespace {
 
 using sim::at;
-
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+using sim::ceil_div;
 
 }  // namespace
 

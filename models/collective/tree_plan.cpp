@@ -4,6 +4,7 @@
 #include "models/collective/tree_plan.hpp"
 
 #include "models/collective/non_ring_chunking.hpp"
+#include "sim/ceil_div.hpp"
 #include "sim/index.hpp"
 #include "sim/input_error.hpp"
 
@@ -107,7 +108,7 @@ std::int64_t TreePlan::transfer_count() const {
   std::int64_t loops = 0;
   for (int c = 0; c < channels(); ++c) {
     const std::int64_t bytes = channel_bytes(c).count;
-    loops += std::max<std::int64_t>(1, (bytes + chunk.count - 1) / chunk.count);
+    loops += std::max<std::int64_t>(1, sim::ceil_div(bytes, chunk.count));
   }
   return loops * 2 * (ranks() - 1);
 }

@@ -2,6 +2,7 @@
 #include "models/fabric/fabric_sizing.hpp"
 
 #include "models/fabric/switch_radix.hpp"
+#include "sim/ceil_div.hpp"
 #include "sim/input_error.hpp"
 
 #include <fmt/format.h>
@@ -11,7 +12,7 @@
 namespace railsim::models {
 namespace {
 
-int ceil_div(int a, int b) { return (a + b - 1) / b; }
+using sim::ceil_div;
 
 // The divisors of n >= 1, ascending.
 std::vector<int> divisors(int n) {
@@ -36,7 +37,7 @@ FabricSpec fabric_for_nodes(const FabricSpec& fabric, int nodes, int rails) {
   if (uplinks < 1 || f.nodes_per_leaf + uplinks > ports) {
     return f;  // the cabling or the radix check names what is wrong with the leaf
   }
-  const int units = ceil_div(nodes, f.nodes_per_leaf);
+  const int units = scalable_units(f, nodes);
   for (const int spines : divisors(uplinks)) {
     if (rails * units * (uplinks / spines) <= ports) {
       f.tiers = 2;

@@ -13,6 +13,7 @@
 #include "models/fabric/switch_model.hpp"
 #include "models/hardware/node_spec.hpp"
 #include "sim/bandwidth.hpp"
+#include "sim/ceil_div.hpp"
 #include "sim/time.hpp"
 
 #include <cstdint>
@@ -58,5 +59,10 @@ struct FabricSpec {
   Routing routing = Routing::kEcmp;
   std::uint64_t ecmp_seed = 0;  // ECMP: one path per flow, by a hash of its identity and this
 };
+
+// The scalable units `nodes` fill, the last perhaps in part: a rail's leaves.
+inline int scalable_units(const FabricSpec& fabric, int nodes) {
+  return sim::ceil_div(nodes, fabric.nodes_per_leaf);
+}
 
 }  // namespace railsim::models

@@ -1,16 +1,15 @@
 // File: models/fabric/switch_radix.cpp
 #include "models/fabric/switch_radix.hpp"
 
+#include "sim/ceil_div.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 
 namespace railsim::models {
-namespace {
 
-int ceil_div(int a, int b) { return (a + b - 1) / b; }
-
-}  // namespace
+using sim::ceil_div;
 
 int leaf_uplinks(const FabricSpec& fabric) {
   return static_cast<int>(fabric.nodes_per_leaf / fabric.oversubscription);
@@ -25,7 +24,7 @@ int spine_uplinks(const FabricSpec& fabric, int rails) {
 TierPorts ports_needed(const FabricSpec& fabric, int nodes, int rails) {
   TierPorts p;
   const int uplinks = leaf_uplinks(fabric);
-  const int units = ceil_div(nodes, fabric.nodes_per_leaf);
+  const int units = scalable_units(fabric, nodes);
   const int units_per_pod = fabric.tiers == 3 ? fabric.units_per_pod : units;
   const int per_leaf = ceil_div(uplinks, fabric.spines);  // cables from a leaf to spine 0
   p.leaf_down = fabric.nodes_per_leaf;

@@ -4,6 +4,7 @@
 #include "models/system/fabric_bisection.hpp"
 
 #include "sim/assert.hpp"
+#include "sim/ceil_div.hpp"
 
 #include <algorithm>
 #include <initializer_list>
@@ -100,9 +101,9 @@ sim::Bandwidth three_tier_bisection(const ThreeTierShape& shape) {
   const PodCut pod(shape);
   const int unit = shape.nodes_per_leaf;
   const int per_pod = shape.units_per_pod;
-  const int units = (shape.nodes + unit - 1) / unit;
+  const int units = sim::ceil_div(shape.nodes, unit);
   const int last = shape.nodes % unit;  // nodes of the partial last unit; 0 when there is none
-  const int pods = (units + per_pod - 1) / per_pod;
+  const int pods = sim::ceil_div(units, per_pod);
   const int last_pod_whole = units - (pods - 1) * per_pod - (last > 0 ? 1 : 0);  // full units
   // Where the one unit split between the sides lies: nowhere, in one of the full pods before the
   // last, in a full unit of the last pod, or in the last pod's partial unit. Then every count of

@@ -5,6 +5,7 @@
 
 #include "models/fabric/wire.hpp"
 #include "sim/assert.hpp"
+#include "sim/ceil_div.hpp"
 #include "sim/simulator.hpp"
 
 #include <fmt/format.h>
@@ -35,7 +36,7 @@ FabricSummary summarize(const System& system, const sim::FlowNetwork& network) {
   s.spines = fabric.spines;
   if (three_tiers) {
     s.units_per_pod = fabric.units_per_pod;
-    s.pods = (s.scalable_units + s.units_per_pod - 1) / s.units_per_pod;
+    s.pods = sim::ceil_div(s.scalable_units, s.units_per_pod);
     s.spines_per_pod = fabric.spines;
     s.spines = s.pods * s.spines_per_pod;
     s.cores = fabric.cores;

@@ -8,6 +8,7 @@
 #include "models/system/node_links.hpp"
 #include "models/system/system_links.hpp"
 #include "sim/assert.hpp"
+#include "sim/ceil_div.hpp"
 #include "sim/index.hpp"
 #include "sim/input_error.hpp"
 
@@ -88,9 +89,9 @@ System::System(SystemSpec spec, sim::FlowNetwork& network, const std::function<v
   } catch (const sim::InputError& e) {
     throw sim::InputError(std::string("fabric: ") + e.what());
   }
-  m.units = (spec_.nodes + fabric.nodes_per_leaf - 1) / fabric.nodes_per_leaf;
+  m.units = scalable_units(fabric, spec_.nodes);
   m.units_per_pod = fabric.tiers == 3 ? fabric.units_per_pod : m.units;
-  m.pods = (m.units + m.units_per_pod - 1) / m.units_per_pod;
+  m.pods = sim::ceil_div(m.units, m.units_per_pod);
   m.rail = cable_rails(spec_, m.rails);
 
   for (int n = 0; n < spec_.nodes; ++n) {

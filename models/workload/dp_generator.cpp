@@ -1,6 +1,7 @@
 // File: models/workload/dp_generator.cpp
 #include "models/workload/dp_generator.hpp"
 
+#include "sim/ceil_div.hpp"
 #include "sim/input_error.hpp"
 
 #include <fmt/format.h>
@@ -22,7 +23,7 @@ StepWorkload make_dp_step(const DpShape& shape) {
   step.communicators.push_back({"dp", {communicator_on(shape.nodes, gpus)}});
 
   const std::int64_t total = shape.gradient_bytes.count;
-  const std::int64_t buckets = (total + shape.bucket.count - 1) / shape.bucket.count;
+  const std::int64_t buckets = sim::ceil_div(total, shape.bucket.count);
   step.phases.push_back({"forward", ComputeTask{shape.forward}, {}});
   std::vector<int> backward;
   backward.reserve(static_cast<std::size_t>(buckets));
