@@ -294,10 +294,7 @@ void FlowNetwork::add_crossing(std::uint32_t var, std::uint32_t link) {
 void FlowNetwork::remove_crossing(std::uint32_t var, std::uint32_t link) {
   Var& v = vars_[var];
   Link& l = links_[link];
-  settle(l);
-  l.load = std::max(0.0, l.load - v.rate);
-  note_load_change(link);
-  --l.counters.active_flows;
+  unload(link, v.rate, 1);
   const std::uint32_t index = find_crossing(var, link);
   RAILSIM_ASSERT(index != kNoCrossing, "a member's link is among its variable's crossings");
   if (--v.crossings[index].count > 0) {
@@ -312,6 +309,16 @@ void FlowNetwork::remove_crossing(std::uint32_t var, std::uint32_t link) {
     const Crossing& moved = v.crossings[index];
     links_[moved.link].crossers[moved.position].crossing = index;
   }
+}
+
+void FlowNetwork::unload(std::uint32_t link, double rate, std::uint32_t count) {
+  Link& l = links_[link];
+  settle(l);
+  for (std::uint32_t k = 0; k < count; ++k) {  // one step each: the rounding of one at a time
+    l.load = std::max(0.0, l.load - rate);
+  }
+  note_load_change(link);
+  l.counters.active_flows -= count;
 }
 
 void FlowNetwork::remove_crosser(Link& link, std::uint32_t position) {
@@ -329,14 +336,8 @@ void FlowNetwork::remove_crosser(Link& link, std::uint32_t position) {
 void FlowNetwork::remove_crossings(std::uint32_t var) {
   Var& v = vars_[var];
   for (const Crossing& crossing : v.crossings) {
-    Link& l = links_[crossing.link];
-    settle(l);
-    for (std::uint32_t k = 0; k < crossing.count; ++k) {
-      l.load = std::max(0.0, l.load - v.rate);
-    }
-    note_load_change(crossing.link);
-    l.counters.active_flows -= crossing.count;
-    remove_crosser(l, crossing.position);
+    unload(crossing.link, v.rate, crossing.count);
+    remove_crosser(links_[crossing.link], crossing.position);
   }
   v.crossings.clear();
 }

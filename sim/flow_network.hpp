@@ -267,6 +267,8 @@ class FlowNetwork {
   void remove_crossing(std::uint32_t var, std::uint32_t link);
   // All of them at once, when the variable's last members leave: no search, no compaction.
   void remove_crossings(std::uint32_t var);
+  // Takes `count` crossings at `rate` off the link's load and flow count.
+  void unload(std::uint32_t link, double rate, std::uint32_t count);
   // Swap-removes the crosser at `position`, mending the back-index of the one moved there.
   void remove_crosser(Link& link, std::uint32_t position);
   void add_member(std::uint32_t var, std::uint32_t flow);

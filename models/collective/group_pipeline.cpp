@@ -66,10 +66,10 @@ struct GroupPipelineExecutor::Impl {
   bool finished = false;
   sim::SimTime begin;
   sim::SimTime last_end;
-  std::vector<std::size_t> draining;  // per channel: members still draining
+  std::vector<std::size_t> draining;  // per channel: flows still draining
   std::vector<sim::Duration> drains;  // per channel, from the start
   std::size_t channels_left = 0;
-  std::vector<std::uint32_t> levels_;  // scratch of bundles(), by link: zero between calls
+  std::vector<std::uint32_t> levels;  // scratch of bundles(), by link: zero between calls
 
   Impl(sim::FlowNetwork& n, sim::Simulator& s, GroupPipeline p, CollectiveTrace* t)
       : net(n), sim(s), pipeline(std::move(p)), trace(t) {
@@ -101,7 +101,7 @@ struct GroupPipelineExecutor::Impl {
     }
     // The bundles hold every member's links from here on.
     pipeline.paths = {};
-    levels_ = {};
+    levels = {};
     net.reserve_flows(total);
     for (std::size_t c = 0; c < count; ++c) {
       if (draining[c] == 0) {
@@ -127,20 +127,20 @@ struct GroupPipelineExecutor::Impl {
   // bundle crosses are one flow over all their links. The rate variable crosses each link as
   // often as before and every bundle drains when its members would, so the rates and drain times
   // are the same; a channel of a 32,768-GPU run then starts a handful of flows, not 65,536.
-  // Members go to the lowest level whose bundles hold none of their links (levels_ keeps, per
+  // Members go to the lowest level whose bundles hold none of their links (`levels` keeps, per
   // link, the next level free of it), so the bundling costs one pass over the members' links.
   std::vector<sim::FlowSpec> bundles(const PipelineGroup& g) {
-    levels_.resize(net.link_count(), 0);
+    levels.resize(net.link_count(), 0);
     std::map<std::pair<std::int64_t, std::uint32_t>, std::size_t> index;  // (bytes, level)
     std::vector<sim::FlowSpec> flows;
     for (const DagFlow& member : g.members) {
       const std::vector<sim::LinkId>& path = pipeline.paths[member.path];
       std::uint32_t level = 0;
       for (const sim::LinkId link : path) {
-        level = std::max(level, levels_[link.index]);
+        level = std::max(level, levels[link.index]);
       }
       for (const sim::LinkId link : path) {
-        levels_[link.index] = level + 1;
+        levels[link.index] = level + 1;
       }
       const auto [at, added] = index.try_emplace({member.bytes.count, level}, flows.size());
       if (added) {
@@ -151,7 +151,7 @@ struct GroupPipelineExecutor::Impl {
     }
     for (const DagFlow& member : g.members) {
       for (const sim::LinkId link : pipeline.paths[member.path]) {
-        levels_[link.index] = 0;
+        levels[link.index] = 0;
       }
     }
     return flows;
