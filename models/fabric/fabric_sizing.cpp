@@ -25,33 +25,31 @@ std::vector<int> divisors(int n) {
   return out;
 }
 
-}  // namespace
-
-FabricSpec fabric_for_nodes(const FabricSpec& fabric, int nodes, int rails) {
-  if (!fabric.grows_by_radix || !fabric.switch_model) {
-    return fabric;
-  }
-  FabricSpec f = fabric;
+// `f` laid out for `nodes` nodes of `rails` compute NICs in f.planes planes; false when three
+// tiers of its switch cannot join that many pods. A leaf or spine beyond its switch's ports is
+// left as it is for the cabling or the radix check to name.
+bool lay_out(FabricSpec& f, int nodes, int rails) {
   const int ports = ports_at(*f.switch_model, f.port_rate);
   const int uplinks = leaf_uplinks(f);
   if (uplinks < 1 || f.nodes_per_leaf + uplinks > ports) {
-    return f;  // the cabling or the radix check names what is wrong with the leaf
+    return true;
   }
+  const int plane_rails = rails_per_plane(f, rails);
   const int units = scalable_units(f, nodes);
   for (const int spines : divisors(uplinks)) {
-    if (rails * units * (uplinks / spines) <= ports) {
+    if (plane_rails * units * (uplinks / spines) <= ports) {
       f.tiers = 2;
       f.spines = spines;
-      return f;
+      return true;
     }
   }
   // Every spine of a pod takes one cable from each leaf of the pod and sends its own uplinks.
   f.tiers = 3;
   f.spines = uplinks;
   f.units_per_pod = 1;
-  const auto spine_ports = [&] { return rails * f.units_per_pod + spine_uplinks(f, rails); };
+  const auto spine_ports = [&] { return plane_rails * f.units_per_pod + spine_uplinks(f, rails); };
   if (spine_uplinks(f, rails) < 1 || spine_ports() > ports) {
-    return f;  // the cabling or the radix check names what is wrong with the spine
+    return true;
   }
   while (spine_ports() <= ports) {
     ++f.units_per_pod;
@@ -62,15 +60,40 @@ FabricSpec fabric_for_nodes(const FabricSpec& fabric, int nodes, int rails) {
   for (const int cores : divisors(cables)) {
     if (pods * (cables / cores) <= ports) {
       f.cores = cores;
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+FabricSpec fabric_for_nodes(const FabricSpec& fabric, int nodes, int rails) {
+  if (fabric.planes < 1 || rails % fabric.planes != 0) {
+    throw sim::InputError(fmt::format(
+        "{} planes for {} rails: a plane holds whole rails, so the planes must divide the rails",
+        fabric.planes, rails));
+  }
+  if (!fabric.grows_by_radix || !fabric.switch_model) {
+    return fabric;
+  }
+  // The fewest planes whose three tiers reach the nodes: a plane of fewer rails leaves a spine
+  // room for more units.
+  FabricSpec f = fabric;
+  for (const int planes : divisors(rails)) {
+    f = fabric;
+    f.planes = planes;
+    if (lay_out(f, nodes, rails)) {
       return f;
     }
   }
+  const int ports = ports_at(*f.switch_model, f.port_rate);
   throw sim::InputError(fmt::format(
-      "{} nodes are more than three tiers of {} reach: with {} ports at {:g} Gb/s a pod holds {} "
-      "units of {} nodes ({} rails) and the cores join at most {} pods, {} nodes; name a switch "
-      "with more ports, or describe the fabric by its own keys",
-      nodes, f.switch_model->name, ports, f.port_rate.in_gbps(), f.units_per_pod, f.nodes_per_leaf,
-      rails, ports, ports * f.units_per_pod * f.nodes_per_leaf));
+      "{} nodes are more than three tiers of {} reach: with {} ports at {:g} Gb/s and a plane "
+      "per rail ({}), a pod holds {} units of {} nodes and the cores join at most {} pods, {} "
+      "nodes; name a switch with more ports, or describe the fabric by its own keys",
+      nodes, f.switch_model->name, ports, f.port_rate.in_gbps(), rails, f.units_per_pod,
+      f.nodes_per_leaf, ports, ports * f.units_per_pod * f.nodes_per_leaf));
 }
 
 FabricSpec built_fabric(const FabricSpec& fabric, int nodes, int rails) {

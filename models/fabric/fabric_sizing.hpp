@@ -5,8 +5,11 @@
 // that every spine has the same ports); beyond, a third tier: pods of as many units as a spine
 // can serve with one cable from each of their leaves and its own uplinks (one spine per leaf
 // uplink), and the fewest cores (a divisor of a pod's spine-core cables) whose ports hold a cable
-// group from every pod. Cores outnumbering a spine's uplinks form planes (fabric_spec.hpp), the
-// core groups of NVIDIA's InfiniBand cluster bring-up procedure. Oversubscription, leaf and core,
+// group from every pod. Cores outnumbering a spine's uplinks form groups (fabric_spec.hpp), the
+// core groups of NVIDIA's InfiniBand cluster bring-up procedure. When three tiers shared by all
+// rails cannot reach the nodes, the rails are split over planes (fabric_spec.hpp), the fewest
+// that can: a plane of R / planes rails puts that many times more units in a pod, as the
+// multi-plane fat trees of the largest InfiniBand clusters do. Oversubscription, leaf and core,
 // is the fabric's own: 1:1 unless given.
 #pragma once
 
@@ -14,10 +17,11 @@
 
 namespace railsim::models {
 
-// `fabric` with tiers, spines, units_per_pod and cores laid out for `nodes` nodes of `rails`
-// compute NICs when it grows_by_radix (and has a switch model); else `fabric` as it is. A leaf
-// beyond its switch's ports is left for switch_radix_problem to name. Throws sim::InputError for
-// a node count beyond three tiers of the switch, naming the most nodes they reach.
+// `fabric` with tiers, planes, spines, units_per_pod and cores laid out for
+// `nodes` nodes of `rails` compute NICs when it grows_by_radix (and has a switch model); else
+// `fabric` as it is. A leaf beyond its switch's ports is left for switch_radix_problem to name.
+// Throws sim::InputError for planes that do not divide the rails, and for a node count beyond
+// three tiers of the switch with a plane per rail, naming the most nodes they reach.
 FabricSpec fabric_for_nodes(const FabricSpec& fabric, int nodes, int rails);
 
 // fabric_for_nodes, then checked against its switches: throws sim::InputError with the sizing's

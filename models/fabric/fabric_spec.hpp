@@ -6,8 +6,14 @@
 // port_rate. With three tiers the leaves of units_per_pod consecutive units (all rails) and
 // `spines` spine switches of their own form a pod; each spine has (its downlinks of a full pod)
 // / core_oversubscription uplinks; uplink p of the spine at position s of its pod goes to core
-// (s x uplinks + p) % cores, the same core for every pod, so that the cores form planes (core
-// groups) when there are more of them than a spine has uplinks.
+// (s x uplinks + p) % cores, the same core for every pod, so that the cores form
+// groups when there are more of them than a spine has uplinks.
+//
+// Planes: the rails may be split into `planes` groups of consecutive rails, each its own fat
+// tree of the shape above (`spines` per pod and `cores` per plane) sharing no switch with
+// another (the multi-plane fat tree of the largest InfiniBand clusters, a plane per rail at the
+// most). NCCL never mixes planes (fabric-facts §3), so aligned traffic never leaves its plane,
+// and a plane of fewer rails reaches more nodes with the same switches.
 #pragma once
 
 #include "models/fabric/switch_model.hpp"
@@ -37,17 +43,19 @@ enum class Routing {
 struct FabricSpec {
   int tiers = 2;                       // 2: leaf/spine; 3: pods of leaves and spines under cores
   int nodes_per_leaf = 32;             // the scalable unit; DGX SuperPOD: 32 node slots per SU
-  int spines = 4;                      // spine switches shared by all rails (3 tiers: per pod)
+  int planes = 1;                      // fat trees the rails are split over, dividing the rails
+  int spines = 4;                      // spine switches of a plane (3 tiers: per pod)
   double oversubscription = 1.0;       // leaf downlink : uplink capacity, >= 1
   int units_per_pod = 1;               // 3 tiers: scalable units per pod, >= 1
-  int cores = 4;                       // 3 tiers: core switches shared by all pods, >= 1
+  int cores = 4;                       // 3 tiers: core switches of a plane, >= 1
   double core_oversubscription = 1.0;  // 3 tiers: spine downlink : uplink capacity, >= 1
   sim::Bandwidth port_rate = sim::gbps(400);  // data rate per port and direction, after coding
   // Every leaf, spine and core is one of these (switch_radix.hpp checks their ports); unset, a
   // switch has as many ports as the design gives it.
   std::optional<SwitchModel> switch_model;
-  // Set by fabric presets: tiers, spines, units_per_pod and cores are laid out for the system's
-  // node count by the switch's radix when it is built (fabric_sizing.hpp), not taken as given.
+  // Set by fabric presets: tiers, planes, spines, units_per_pod and cores are laid out for the
+  // system's node count by the switch's radix when it is built (fabric_sizing.hpp), not taken as
+  // given.
   bool grows_by_radix = false;
   Transport transport = Transport::kInfiniband;
   int mtu = 4096;  // bytes of payload per packet: 4096 on IB (perftest's port MTU)
@@ -64,5 +72,8 @@ struct FabricSpec {
 inline int scalable_units(const FabricSpec& fabric, int nodes) {
   return sim::ceil_div(nodes, fabric.nodes_per_leaf);
 }
+
+// The rails of one plane: `rails` compute NICs per node over the fabric's planes.
+inline int rails_per_plane(const FabricSpec& fabric, int rails) { return rails / fabric.planes; }
 
 }  // namespace railsim::models

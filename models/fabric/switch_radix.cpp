@@ -16,8 +16,8 @@ int leaf_uplinks(const FabricSpec& fabric) {
 }
 
 int spine_uplinks(const FabricSpec& fabric, int rails) {
-  const int downlinks =
-      rails * fabric.units_per_pod * ceil_div(leaf_uplinks(fabric), fabric.spines);
+  const int downlinks = rails_per_plane(fabric, rails) * fabric.units_per_pod *
+                        ceil_div(leaf_uplinks(fabric), fabric.spines);
   return static_cast<int>(downlinks / fabric.core_oversubscription);
 }
 
@@ -29,7 +29,7 @@ TierPorts ports_needed(const FabricSpec& fabric, int nodes, int rails) {
   const int per_leaf = ceil_div(uplinks, fabric.spines);  // cables from a leaf to spine 0
   p.leaf_down = fabric.nodes_per_leaf;
   p.leaf = p.leaf_down + uplinks;
-  p.spine_leaves = rails * std::min(units, units_per_pod);
+  p.spine_leaves = rails_per_plane(fabric, rails) * std::min(units, units_per_pod);
   p.spine_down = p.spine_leaves * per_leaf;
   p.spine = p.spine_down;
   if (fabric.tiers == 3) {

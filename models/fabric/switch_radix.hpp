@@ -1,7 +1,7 @@
 // File: models/fabric/switch_radix.hpp
 // The ports a fabric's switches need, tier by tier, as fabric_spec.hpp cables them: a leaf its
-// nodes_per_leaf downlinks and its uplinks; a spine a cable group from every leaf of its pod
-// (the busiest spine, uplink p going to spine p % spines) and, with three tiers, its own
+// nodes_per_leaf downlinks and its uplinks; a spine a cable group from every leaf of its pod and
+// plane (the busiest spine, uplink p going to spine p % spines) and, with three tiers, its own
 // uplinks; a core a cable group from every pod (the spines' uplinks of a pod taken in turn, core
 // c has every cores-th). With a switch model named, a design whose switches need more ports than
 // the model has at the fabric's rate is refused.
@@ -27,11 +27,13 @@ struct TierPorts {
 // A leaf's uplinks: nodes_per_leaf / oversubscription, rounded down (0: none, an error).
 int leaf_uplinks(const FabricSpec& fabric);
 
-// With three tiers, a spine's uplinks: its downlinks in a full pod (rails x units_per_pod x a
-// leaf's cables to it) / core_oversubscription, rounded down (0: none, an error).
+// With three tiers, a spine's uplinks: its downlinks in a full pod (a plane's rails x
+// units_per_pod x a leaf's cables to it) / core_oversubscription, rounded down (0: none, an
+// error).
 int spine_uplinks(const FabricSpec& fabric, int rails);
 
-// The ports of the busiest switch of each tier for `nodes` nodes of `rails` compute NICs.
+// The ports of the busiest switch of each tier for `nodes` nodes of `rails` compute NICs (every
+// plane alike).
 TierPorts ports_needed(const FabricSpec& fabric, int nodes, int rails);
 
 // When fabric.switch_model is set and the fabric's rate is above its ports' or a tier needs

@@ -50,14 +50,17 @@ void read_fabric_preset(const JsonValue& fabric, SystemSpec& system) {
   }
 }
 
-// The third tier's keys, which mean nothing to a two-tier fabric. A file that lays out the tiers
-// itself stops a preset's growth by radix.
+// The keys of the tiers and planes, the third tier's meaning nothing to a two-tier fabric. A
+// file that lays out the tiers or planes itself stops a preset's growth by radix.
 void read_fabric_tiers(const JsonValue& fabric, FabricSpec& f) {
-  for (const std::string_view key : {"tiers", "spines", "units_per_pod", "cores"}) {
+  for (const std::string_view key : {"tiers", "planes", "spines", "units_per_pod", "cores"}) {
     f.grows_by_radix = f.grows_by_radix && !fabric.find(key);
   }
   if (const auto v = fabric.find("tiers")) {
     f.tiers = static_cast<int>(v->as_integer(2, 3));
+  }
+  if (const auto v = fabric.find("planes")) {
+    f.planes = static_cast<int>(v->as_integer(1, 64));
   }
   for (const std::string_view key : {"units_per_pod", "cores", "core_oversubscription"}) {
     const auto v = fabric.find(key);
@@ -79,10 +82,26 @@ void read_fabric_tiers(const JsonValue& fabric, FabricSpec& f) {
 }
 
 void read_fabric(const JsonValue& fabric, SystemSpec& system) {
-  fabric.expect_keys({"preset", "tiers", "transport", "mtu", "nodes_per_leaf", "spines",
-                      "oversubscription", "units_per_pod", "cores", "core_oversubscription",
-                      "port_rate", "switch", "switch_latency", "cable_latency", "rails",
-                      "rail_seed", "cabling", "routing", "ecmp_seed"});
+  fabric.expect_keys({"preset",
+                      "tiers",
+                      "planes",
+                      "transport",
+                      "mtu",
+                      "nodes_per_leaf",
+                      "spines",
+                      "oversubscription",
+                      "units_per_pod",
+                      "cores",
+                      "core_oversubscription",
+                      "port_rate",
+                      "switch",
+                      "switch_latency",
+                      "cable_latency",
+                      "rails",
+                      "rail_seed",
+                      "cabling",
+                      "routing",
+                      "ecmp_seed"});
   read_fabric_preset(fabric, system);
   FabricSpec& f = system.fabric;
   read_fabric_tiers(fabric, f);
@@ -338,7 +357,8 @@ SystemFile read_system(const JsonValue& root) {
       // Grown here for what the file describes; a System grows it again for another node count.
       spec.fabric = built_fabric(spec.fabric, spec.nodes, rails);
     } catch (const sim::InputError& e) {
-      throw fabric->error(e.what());
+      const auto planes = fabric->find("planes");
+      throw(planes && rails % spec.fabric.planes != 0 ? *planes : *fabric).error(e.what());
     }
   }
   // Presets' compute NICs are VPI (InfiniBand or Ethernet): the fabric sets their link layer.

@@ -88,7 +88,8 @@ int count_uplinks(const FabricSpec& fabric, SystemLinks& m) {
   if (m.spine_uplinks < 1) {
     throw sim::InputError(fmt::format(
         "fabric: {} downlinks per spine at {}:1 core oversubscription leave a spine no uplink",
-        m.rails * m.units_per_pod * (uplinks / fabric.spines), fabric.core_oversubscription));
+        rails_per_plane(fabric, m.rails) * m.units_per_pod * (uplinks / fabric.spines),
+        fabric.core_oversubscription));
   }
   return uplinks;
 }
@@ -98,8 +99,9 @@ void wire_cables(const System& system, SystemLinks& m, sim::Bandwidth rate) {
   const int uplinks = count_uplinks(fabric, m);
   const bool three_tiers = fabric.tiers == 3;
   const int leaves = system.leaf_count();
-  const int spines = m.pods * fabric.spines;
-  const int cores = three_tiers ? fabric.cores : 0;
+  const int plane_spines = m.pods * fabric.spines;
+  const int spines = fabric.planes * plane_spines;
+  const int cores = three_tiers ? fabric.planes * fabric.cores : 0;
   for (int leaf = 0; leaf < leaves; ++leaf) {
     m.fabric.add_switch({0, leaf, std::min(uplinks, fabric.spines)});
   }
@@ -113,16 +115,18 @@ void wire_cables(const System& system, SystemLinks& m, sim::Bandwidth rate) {
   const sim::Duration hop = fabric.switch_latency + fabric.cable_latency;
   for (int leaf = 0; leaf < leaves; ++leaf) {
     for (int port = 0; port < uplinks; ++port) {
-      const int spine = m.pod_of_leaf(at(leaf)) * fabric.spines + port % fabric.spines;
+      const int pod = m.plane_of_leaf(at(leaf)) * m.pods + m.pod_of_leaf(at(leaf));
+      const int spine = pod * fabric.spines + port % fabric.spines;
       cable(m, at(leaf), at(leaves + spine), fmt::format("leaf{}", leaf),
             fmt::format("spine{}.{}", spine, port), rate, hop, LinkRole::kLeafSpine);
     }
   }
   for (int spine = 0; spine < spines; ++spine) {
-    // The same cores for the spine at one position of every pod: a core joins all pods.
+    // The same cores for the spine at one position of every pod: a core joins all pods of its
+    // plane.
     const int first = spine % fabric.spines * m.spine_uplinks;
     for (int port = 0; port < m.spine_uplinks; ++port) {  // none with two tiers
-      const int core = (first + port) % fabric.cores;
+      const int core = spine / plane_spines * fabric.cores + (first + port) % fabric.cores;
       cable(m, at(leaves + spine), at(leaves + spines + core), fmt::format("spine{}", spine),
             fmt::format("core{}.{}", core, port), rate, hop, LinkRole::kSpineCore);
     }
@@ -138,13 +142,17 @@ std::vector<std::vector<int>> cable_rails(const SystemSpec& spec, int rails) {
     rail[at(n)].resize(at(rails));
     std::iota(rail[at(n)].begin(), rail[at(n)].end(), 0);
   }
+  const auto plane_rails = static_cast<std::size_t>(rails_per_plane(fabric, rails));
   if (fabric.rails == RailMapping::kMisaligned) {
-    // Fisher-Yates with the engine's own draws, so every platform cables alike.
+    // Fisher-Yates with the engine's own draws, so every platform cables alike; each plane's
+    // rails among themselves.
     std::uint64_t state = fabric.rail_seed;
     for (auto& row : rail) {
-      for (std::size_t i = row.size() - 1; i > 0; --i) {
-        state = sim::hash_mix(state, i);
-        std::swap(row[i], row[state % (i + 1)]);
+      for (std::size_t first = 0; first < row.size(); first += plane_rails) {
+        for (std::size_t i = plane_rails - 1; i > 0; --i) {
+          state = sim::hash_mix(state, i);
+          std::swap(row[first + i], row[first + state % (i + 1)]);
+        }
       }
     }
   }
@@ -157,6 +165,17 @@ std::vector<std::vector<int>> cable_rails(const SystemSpec& spec, int rails) {
                                            problem->nic, problem->message));
     }
     rail = fabric.cabling;
+    const auto plane = [&](int r) { return r / static_cast<int>(plane_rails); };
+    for (int n = 0; n < spec.nodes; ++n) {
+      for (int i = 0; i < rails; ++i) {
+        if (plane(rail[at(n)][at(i)]) != plane(i)) {
+          throw sim::InputError(fmt::format(
+              "cabling: node {} NIC {}: rail {} is in plane {}, NIC {}'s plane is {}: the planes "
+              "share no switch, so NCCL's rings on NIC {} would have no path",
+              n, i, rail[at(n)][at(i)], plane(rail[at(n)][at(i)]), i, plane(i), i));
+        }
+      }
+    }
   }
   return rail;
 }

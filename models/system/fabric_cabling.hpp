@@ -13,16 +13,19 @@
 namespace railsim::models {
 
 // The rail of each compute NIC of each node, [node][compute NIC]: NIC i on rail i when aligned,
-// a Fisher-Yates shuffle per node seeded by the fabric's rail_seed when misaligned, or the
-// fabric's cabling table. Throws sim::InputError for a table that leaves a NIC unconnected or
-// puts two NICs of one node on one rail.
+// a Fisher-Yates shuffle per node and plane seeded by the fabric's rail_seed when misaligned, or
+// the fabric's cabling table. A NIC stays in its own plane (NIC i in plane i / rails per plane),
+// as a cable to another plane would leave NCCL's rings on that NIC index without a path. Throws
+// sim::InputError for a table that leaves a NIC unconnected, puts two NICs of one node on one
+// rail or a NIC on a rail of another plane.
 std::vector<std::vector<int>> cable_rails(const SystemSpec& spec, int rails);
 
 // Adds the fabric's links to `links`, which holds the nodes' and the rails: the NIC ports of the
 // built nodes, then the cables between switches. Leaves (rail r, unit u) are graph vertices
-// r x units + u, the spines of pod q follow (q x spines + s), then the cores. Uplink p of a leaf
-// goes to spine p % spines of its pod; with three tiers, uplink p of the spine at position s of
-// its pod (c uplinks) to core (s x c + p) % cores, in core planes when cores outnumber c.
+// r x units + u, the spines of plane l and pod q follow ((l x pods + q) x spines + s), then the
+// cores (plane l's l x cores on). Uplink p of a leaf goes to spine p % spines of its plane and
+// pod; with three tiers, uplink p of the spine at position s of its pod (c uplinks) to core
+// (s x c + p) % cores of its plane, in core groups when cores outnumber c.
 // Every fabric link carries payload at its rate times the wire efficiency. Throws
 // sim::InputError for a NIC of another transport than the fabric's, or oversubscription that
 // leaves a switch no uplink.

@@ -33,13 +33,16 @@ FabricSummary summarize(const System& system, const sim::FlowNetwork& network) {
   s.nodes_per_leaf = fabric.nodes_per_leaf;
   s.leaves = system.leaf_count();
   s.scalable_units = s.leaves / s.rails;
-  s.spines = fabric.spines;
+  s.planes = fabric.planes;
+  s.rails_per_plane = rails_per_plane(fabric, s.rails);
+  s.spines = s.planes * fabric.spines;
   if (three_tiers) {
     s.units_per_pod = fabric.units_per_pod;
     s.pods = sim::ceil_div(s.scalable_units, s.units_per_pod);
     s.spines_per_pod = fabric.spines;
-    s.spines = s.pods * s.spines_per_pod;
-    s.cores = fabric.cores;
+    s.spines = s.planes * s.pods * s.spines_per_pod;
+    s.cores_per_plane = fabric.cores;
+    s.cores = s.planes * s.cores_per_plane;
     s.requested_core_oversubscription = fabric.core_oversubscription;
   }
   s.line_rate = fabric.port_rate;
@@ -84,7 +87,7 @@ FabricSummary summarize(const System& system, const sim::FlowNetwork& network) {
                  "with three tiers every spine has the same uplinks, each a pair of links");
 
   // Uplink `port` of a leaf goes to spine port % spines of its pod, uplink `port` of spine 0 to
-  // core port % cores (fabric_spec.hpp), the first cores of its plane.
+  // core port % cores (fabric_spec.hpp), the first cores of its group.
   const int spines_of_leaf = fabric.spines;
   s.uplinks_to_spine.assign(static_cast<std::size_t>(spines_of_leaf), 0);
   for (int port = 0; port < s.uplinks_per_leaf; ++port) {
@@ -92,11 +95,12 @@ FabricSummary summarize(const System& system, const sim::FlowNetwork& network) {
                    "uplinks are spread round-robin over the spines");
     ++s.uplinks_to_spine[static_cast<std::size_t>(port % spines_of_leaf)];
   }
-  s.uplinks_to_core.assign(static_cast<std::size_t>(std::min(s.cores, s.uplinks_per_spine)), 0);
+  const int cores = s.cores_per_plane;
+  s.uplinks_to_core.assign(static_cast<std::size_t>(std::min(cores, s.uplinks_per_spine)), 0);
   for (int port = 0; port < s.uplinks_per_spine; ++port) {
-    RAILSIM_ASSERT(has_link(fmt::format("spine0>core{}.{}", port % s.cores, port)),
+    RAILSIM_ASSERT(has_link(fmt::format("spine0>core{}.{}", port % cores, port)),
                    "spine 0's uplinks are spread round-robin over the first cores");
-    ++s.uplinks_to_core[static_cast<std::size_t>(port % s.cores)];
+    ++s.uplinks_to_core[static_cast<std::size_t>(port % cores)];
   }
 
   s.leaf_downlink = s.node_port_rate * s.nodes_per_leaf;
@@ -107,13 +111,17 @@ FabricSummary summarize(const System& system, const sim::FlowNetwork& network) {
                                   s.port_rate}) *
                   s.rails;
   } else {
-    s.downlinks_per_spine = s.rails * s.units_per_pod * s.uplinks_to_spine.front();
+    s.downlinks_per_spine = s.rails_per_plane * s.units_per_pod * s.uplinks_to_spine.front();
     s.spine_downlink = s.port_rate * s.downlinks_per_spine;
     s.spine_uplink = s.core_port_rate * s.uplinks_per_spine;
     s.core_oversubscription = s.spine_downlink.bytes_per_s / s.spine_uplink.bytes_per_s;
-    s.bisection = three_tier_bisection({s.nodes, s.nodes_per_leaf, s.units_per_pod, s.rails,
-                                        s.uplinks_per_leaf, s.spines_per_pod, s.uplinks_per_spine,
-                                        s.node_port_rate, s.port_rate, s.core_port_rate});
+    // Planes share no switch and each holds rails_per_plane NICs of every node: each is cut
+    // least at the same split of the nodes, as rails are (fabric_bisection.hpp).
+    s.bisection =
+        three_tier_bisection({s.nodes, s.nodes_per_leaf, s.units_per_pod, s.rails_per_plane,
+                              s.uplinks_per_leaf, s.spines_per_pod, s.uplinks_per_spine,
+                              s.node_port_rate, s.port_rate, s.core_port_rate}) *
+        s.planes;
   }
 
   for (std::uint32_t l = 0; l < network.link_count(); ++l) {

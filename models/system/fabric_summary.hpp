@@ -35,15 +35,18 @@ struct FabricSummary {
   int leaves = 0;                     // rails x scalable_units
   int units_per_pod = 0;              // 3 tiers
   int pods = 0;                       // 3 tiers: ceil(scalable_units / units_per_pod)
-  int spines_per_pod = 0;             // 3 tiers
-  int spines = 0;                     // in all (3 tiers: pods x spines_per_pod)
-  int cores = 0;                      // 3 tiers
+  int planes = 1;                     // fat trees sharing no switch (fabric_spec.hpp)
+  int rails_per_plane = 0;            // rails / planes
+  int spines_per_pod = 0;             // 3 tiers: of one plane
+  int spines = 0;                     // in all: planes x spines of a plane (3 tiers: of its pods)
+  int cores_per_plane = 0;            // 3 tiers
+  int cores = 0;                      // 3 tiers: planes x cores_per_plane
   int uplinks_per_leaf = 0;           // as built: floor(nodes_per_leaf / oversubscription)
   std::vector<int> uplinks_to_spine;  // per spine of its pod, from each leaf (round-robin)
-  int downlinks_per_spine = 0;        // 3 tiers: rails x units_per_pod x a leaf's cables to it
-  int uplinks_per_spine = 0;          // 3 tiers: floor(downlinks_per_spine / core_oversubscription)
+  int downlinks_per_spine = 0;  // 3 tiers: rails_per_plane x units_per_pod x a leaf's cables to it
+  int uplinks_per_spine = 0;    // 3 tiers: floor(downlinks_per_spine / core_oversubscription)
   // 3 tiers: from spine 0 to each core it reaches, cores 0 on (round-robin); with more cores
-  // than a spine has uplinks, those of its plane.
+  // than a spine has uplinks, those of its core group.
   std::vector<int> uplinks_to_core;
   sim::Bandwidth line_rate;                      // the fabric's port rate, before headers
   double wire_efficiency = 0.0;                  // payload share at the fabric's transport and MTU
@@ -58,7 +61,7 @@ struct FabricSummary {
   sim::Bandwidth spine_uplink;                   // 3 tiers: uplinks_per_spine x core_port_rate
   double core_oversubscription = 0.0;            // 3 tiers: spine_downlink / spine_uplink
   double requested_core_oversubscription = 0.0;  // 3 tiers: the spec's ratio
-  sim::Bandwidth bisection;                      // rails x rail_bisection, or three_tier_bisection
+  sim::Bandwidth bisection;  // rails x rail_bisection, or planes x a plane's three_tier_bisection
 
   // Links as the flow network has them, one per direction.
   int node_port_links = 0;   // NIC to leaf and leaf to NIC: 2 x nodes x rails

@@ -43,6 +43,11 @@ void cross_fabric(const SystemLinks& m,
                   std::size_t to,
                   Choose choose,
                   std::vector<sim::LinkId>& path) {
+  if (m.plane_of_leaf(from) != m.plane_of_leaf(to)) {
+    throw sim::InputError(fmt::format(
+        "no path from leaf{} to leaf{}: they are in planes {} and {}, which share no switch", from,
+        to, m.plane_of_leaf(from), m.plane_of_leaf(to)));
+  }
   if (!m.fabric.reaches(from, to)) {
     throw sim::InputError(
         fmt::format("no path from leaf{} to leaf{}: the cables between them are down", from, to));

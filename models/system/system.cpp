@@ -89,6 +89,7 @@ System::System(SystemSpec spec, sim::FlowNetwork& network, const std::function<v
   } catch (const sim::InputError& e) {
     throw sim::InputError(std::string("fabric: ") + e.what());
   }
+  m.planes = fabric.planes;
   m.units = scalable_units(fabric, spec_.nodes);
   m.units_per_pod = fabric.tiers == 3 ? fabric.units_per_pod : m.units;
   m.pods = sim::ceil_div(m.units, m.units_per_pod);

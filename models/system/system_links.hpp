@@ -48,6 +48,7 @@ struct SystemLinks {
   std::vector<NodeLinks> nodes;
   std::vector<std::vector<int>> rail;  // [node][compute nic]
   int rails = 0;
+  int planes = 1;         // the fabric's: rails / planes consecutive rails each
   int units = 0;          // scalable units: leaves per rail
   int units_per_pod = 0;  // all units with two tiers: one pod
   int pods = 0;
@@ -92,6 +93,10 @@ struct SystemLinks {
   }
 
   int pod_of_leaf(std::size_t leaf) const { return static_cast<int>(leaf) % units / units_per_pod; }
+
+  int plane_of_leaf(std::size_t leaf) const {
+    return static_cast<int>(leaf) / units / (rails / planes);
+  }
 };
 
 }  // namespace railsim::models

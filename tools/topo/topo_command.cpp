@@ -157,22 +157,35 @@ void print_fabric_text(const models::SystemSpec& spec,
   row("Scalable units", fmt::format("{} of {} nodes per leaf", s.scalable_units, s.nodes_per_leaf));
   row("Leaves", fmt::format("{} ({} rails x {} unit{})", s.leaves, s.rails, s.scalable_units,
                             s.scalable_units == 1 ? "" : "s"));
+  const bool planes = s.planes > 1;
+  const std::string per_plane = planes ? fmt::format(" x {} planes", s.planes) : "";
+  if (planes) {
+    row("Planes", fmt::format("{} of {} rail{}, sharing no switch", s.planes, s.rails_per_plane,
+                              s.rails_per_plane == 1 ? "" : "s"));
+  }
   tier3_row("Pods", [&] {
-    return fmt::format("{} of {} unit{}", s.pods, s.units_per_pod, s.units_per_pod == 1 ? "" : "s");
+    return fmt::format("{} of {} unit{}{}", s.pods, s.units_per_pod,
+                       s.units_per_pod == 1 ? "" : "s", planes ? " in each plane" : "");
   });
-  row("Spines", three_tiers ? fmt::format("{} ({} per pod x {} pod{})", s.spines, s.spines_per_pod,
-                                          s.pods, s.pods == 1 ? "" : "s")
-                            : fmt::format("{}", s.spines));
-  tier3_row("Cores", [&] { return fmt::format("{}", s.cores); });
+  row("Spines",
+      three_tiers ? fmt::format("{} ({} per pod x {} pod{}{})", s.spines, s.spines_per_pod, s.pods,
+                                s.pods == 1 ? "" : "s", per_plane)
+      : planes    ? fmt::format("{} ({} per plane{})", s.spines, s.spines / s.planes, per_plane)
+                  : fmt::format("{}", s.spines));
+  tier3_row("Cores", [&] {
+    return planes ? fmt::format("{} ({} per plane{})", s.cores, s.cores_per_plane, per_plane)
+                  : fmt::format("{}", s.cores);
+  });
   row("Uplinks per leaf",
       fmt::format("{} ({})", s.uplinks_per_leaf, uplink_spread(s.uplinks_to_spine, "spine")));
   tier3_row("Uplinks per spine", [&] {
-    if (s.uplinks_to_core.size() < static_cast<std::size_t>(s.cores)) {
-      // Core planes: one cable to each core of the spine's plane (fabric_spec.hpp).
+    if (s.uplinks_to_core.size() < static_cast<std::size_t>(s.cores_per_plane)) {
+      // Core groups: one cable to each core of the spine's group (fabric_spec.hpp).
       return fmt::format(
-          "{0} (one to each of cores {0}s to {0}s + {1} mod {2}, s the spine's "
+          "{0} (one to each of cores {0}s to {0}s + {1} mod {2}{3}, s the spine's "
           "place in its pod)",
-          s.uplinks_per_spine, s.uplinks_per_spine - 1, s.cores);
+          s.uplinks_per_spine, s.uplinks_per_spine - 1, s.cores_per_plane,
+          planes ? " of its plane" : "");
     }
     return fmt::format("{} ({})", s.uplinks_per_spine, uplink_spread(s.uplinks_to_core, "core"));
   });
@@ -239,6 +252,11 @@ nlohmann::ordered_json fabric_json(const models::SystemSpec& spec, const models:
   j["nodes_per_leaf"] = s.nodes_per_leaf;
   j["scalable_units"] = s.scalable_units;
   j["leaves"] = s.leaves;
+  if (s.planes > 1) {
+    // Keys of a fabric in planes only, so a one-plane fabric's object stays as it was.
+    j["planes"] = s.planes;
+    j["rails_per_plane"] = s.rails_per_plane;
+  }
   j["spines"] = s.spines;
   j["uplinks_per_leaf"] = s.uplinks_per_leaf;
   j["uplinks_to_spine"] = s.uplinks_to_spine;
@@ -269,6 +287,9 @@ nlohmann::ordered_json fabric_json(const models::SystemSpec& spec, const models:
     j["pods"] = s.pods;
     j["spines_per_pod"] = s.spines_per_pod;
     j["cores"] = s.cores;
+    if (s.planes > 1) {
+      j["cores_per_plane"] = s.cores_per_plane;
+    }
     j["uplinks_per_spine"] = s.uplinks_per_spine;
     j["uplinks_to_core"] = s.uplinks_to_core;
     j["core_port_rate_Gbps"] = s.core_port_rate.in_gbps();

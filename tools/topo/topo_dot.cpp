@@ -202,11 +202,14 @@ void print_fabric_dot(const models::System& system,
                           fmt::format("{} nodes", last - first + 1)}));
   }
   fmt::print(out, " }}\n");
+  const auto plane_spines = s.uplinks_to_spine.size();  // a leaf reaches its plane's spines
   for (std::size_t leaf = 0; leaf < leaves; ++leaf) {
-    for (std::size_t spine = 0; spine < s.uplinks_to_spine.size(); ++spine) {
+    const auto first =
+        static_cast<std::size_t>(rail_of_leaf[leaf] / s.rails_per_plane) * plane_spines;
+    for (std::size_t spine = 0; spine < plane_spines; ++spine) {
       if (s.uplinks_to_spine[spine] > 0) {
         fmt::print(
-            out, "    \"spine{}\" -> \"leaf{}\" [label={}];\n", spine, leaf,
+            out, "    \"spine{}\" -> \"leaf{}\" [label={}];\n", first + spine, leaf,
             dot_label({fmt::format("{} x {}", s.uplinks_to_spine[spine], in_gbps(s.port_rate))}));
       }
     }

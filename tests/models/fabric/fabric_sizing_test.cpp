@@ -80,12 +80,47 @@ TEST(FabricSizing, AThirdTierTakesPodsOfFourUnitsUnderCorePlanes) {
   EXPECT_EQ(ports_needed(full, 8192, kRails).core, 64);
 }
 
-TEST(FabricSizing, BeyondThreeTiersIsRefusedNamingTheirReach) {
-  EXPECT_EQ(sizing_error(8192), "no error");
-  EXPECT_EQ(sizing_error(16384),
-            "16384 nodes are more than three tiers of QM9700 reach: with 64 ports at 400 Gb/s a "
-            "pod holds 4 units of 32 nodes (8 rails) and the cores join at most 64 pods, 8192 "
-            "nodes; name a switch with more ports, or describe the fabric by its own keys");
+TEST(FabricSizing, BeyondThreeSharedTiersTheRailsSplitIntoTheFewestPlanesThatReach) {
+  // A plane of R rails puts 32 / R units in a pod (a spine's 32 downlinks, one per leaf) and the
+  // cores join 64 pods: 64 x 32 / R x 32 nodes, 8,192 for R = 8, 16,384 for 4 (two planes),
+  // 32,768 for 2 (four), 65,536 for 1 (eight, a plane per rail).
+  const std::vector<std::pair<int, int>> nodes_and_planes = {
+      {8192, 1}, {8193, 2}, {16384, 2}, {16385, 4}, {32768, 4}, {32769, 8}, {65536, 8}};
+  for (const auto& [nodes, planes] : nodes_and_planes) {
+    const FabricSpec f = superpod(nodes);
+    EXPECT_EQ(f.planes, planes) << nodes << " nodes";
+    EXPECT_EQ(f.tiers, 3) << nodes << " nodes";
+    EXPECT_EQ(f.units_per_pod, 32 / (kRails / planes)) << nodes << " nodes";
+    EXPECT_EQ(switch_radix_problem(f, nodes, kRails), std::nullopt) << nodes << " nodes";
+  }
+  // 16,384 nodes (131,072 GPUs): 512 units in 64 pods of 8; a pod's 32 spines x 32 uplinks =
+  // 1,024 cables, one to each of 1,024 cores per plane.
+  const FabricSpec f = superpod(16384);
+  EXPECT_EQ(f.spines, 32);
+  EXPECT_EQ(f.cores, 1024);
+  EXPECT_EQ(ports_needed(f, 16384, kRails).core, 64);
+}
+
+TEST(FabricSizing, BeyondAPlanePerRailIsRefusedNamingTheirReach) {
+  EXPECT_EQ(sizing_error(65536), "no error");
+  EXPECT_EQ(sizing_error(65537),
+            "65537 nodes are more than three tiers of QM9700 reach: with 64 ports at 400 Gb/s and "
+            "a plane per rail (8), a pod holds 32 units of 32 nodes and the cores join at most 64 "
+            "pods, 65536 nodes; name a switch with more ports, or describe the fabric by its own "
+            "keys");
+}
+
+TEST(FabricSizing, PlanesThatDoNotDivideTheRailsAreRefused) {
+  FabricSpec f = fabric_preset("superpod-h100");
+  f.planes = 3;
+  try {
+    (void)fabric_for_nodes(f, 64, kRails);
+    ADD_FAILURE() << "3 planes of 8 rails were accepted";
+  } catch (const sim::InputError& e) {
+    EXPECT_STREQ(e.what(),
+                 "3 planes for 8 rails: a plane holds whole rails, so the planes must "
+                 "divide the rails");
+  }
 }
 
 TEST(FabricSizing, AFabricLaidOutByHandIsLeftAsItIs) {

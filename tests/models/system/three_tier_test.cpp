@@ -417,9 +417,13 @@ TEST(FabricPresetFile, BadFabricKeysNameTheirPointer) {
                 .find("/system/fabric/preset: unknown fabric preset 'superpod-h10' (did you mean "
                       "'superpod-h100'?)"),
             std::string::npos);
-  EXPECT_NE(error_of(R"({"system": {"node": "dgx-h100", "nodes": 8193,
+  EXPECT_NE(error_of(R"({"system": {"node": "dgx-h100", "nodes": 65537,
                 "fabric": {"preset": "superpod-h100"}}})")
-                .find("/system/fabric: 8193 nodes are more than three tiers of QM9700 reach"),
+                .find("/system/fabric: 65537 nodes are more than three tiers of QM9700 reach"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"system": {"node": "dgx-h100", "nodes": 2,
+                "fabric": {"planes": 3}}})")
+                .find("/system/fabric/planes: 3 planes for 8 rails: a plane holds whole rails"),
             std::string::npos);
   EXPECT_NE(error_of(R"({"system": {"node": "dgx-h100", "nodes": 2, "fabric": {"tiers": 1}}})")
                 .find("/system/fabric/tiers: expected an integer from 2 to 3, got 1"),
