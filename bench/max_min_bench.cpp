@@ -54,12 +54,14 @@ void BM_SolveMaxMin(benchmark::State& state) {
 struct PackedProblem {
   std::vector<std::uint32_t> offsets{0};
   std::vector<sim::LinkIndex> links;
+  std::vector<std::uint32_t> times;  // once each: a repeated link is listed again
   std::vector<double> weights;
   std::vector<double> caps;
 
   explicit PackedProblem(const sim::SharingProblem& problem) {
     for (const sim::FlowDemand& flow : problem.flows) {
       links.insert(links.end(), flow.links.begin(), flow.links.end());
+      times.insert(times.end(), flow.links.size(), 1);
       offsets.push_back(static_cast<std::uint32_t>(links.size()));
       weights.push_back(flow.weight);
       caps.push_back(flow.rate_cap);
@@ -73,7 +75,7 @@ void BM_MaxMinSolverSolve(benchmark::State& state) {
   const sim::SharingProblem problem = leaf_spine_problem(flow_count);
   const PackedProblem packed(problem);
   const sim::SharingProblemView view{problem.link_capacity, packed.offsets, packed.links,
-                                     packed.weights, packed.caps};
+                                     packed.times,          packed.weights, packed.caps};
   std::vector<double> rates(flow_count, 0.0);
   sim::MaxMinSolver solver;
   solver.solve(view, rates);  // Warms the scratch space, as the flow network's solver is warm.

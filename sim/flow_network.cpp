@@ -248,6 +248,11 @@ void FlowNetwork::add_member(std::uint32_t var, std::uint32_t f) {
   v.members.push_back(Member{v.progress + static_cast<double>(flow.spec.size.count), f});
   std::push_heap(v.members.begin(), v.members.end(), kDrainsLater);
   v.cap = std::min(v.cap, flow.spec.rate_cap.bytes_per_s);
+  if (v.crossings.empty()) {
+    // A first member's links are most of its variable's (a bundle's are all of them): held
+    // exactly, not in a doubled buffer.
+    v.crossings.reserve(flow.spec.path.size());
+  }
   for (LinkId link : flow.spec.path) {
     add_crossing(var, link.index);
   }

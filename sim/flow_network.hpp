@@ -326,6 +326,7 @@ class FlowNetwork {
   std::vector<double> new_coupled_load_;
   std::vector<std::uint32_t> sub_offsets_;
   std::vector<LinkIndex> sub_links_;
+  std::vector<std::uint32_t> sub_link_times_;
   std::vector<double> sub_weight_;
   std::vector<double> sub_cap_;
   std::vector<double> sub_rates_;

@@ -110,13 +110,15 @@ bool FlowNetwork::solve_coupled() {
   new_coupled_load_.assign(count, 0.0);
   sub_offsets_.assign(1, 0);
   sub_links_.clear();
+  sub_link_times_.clear();
   sub_weight_.clear();
   sub_cap_.clear();
   for (std::uint32_t var : coupled_vars_) {
     const Var& v = vars_[var];
     for (const Crossing& crossing : v.crossings) {
       const std::uint32_t local = links_[crossing.link].local;
-      sub_links_.insert(sub_links_.end(), crossing.count, local);
+      sub_links_.push_back(local);
+      sub_link_times_.push_back(crossing.count);
       old_coupled_load_[local] += v.rate * crossing.count;
     }
     sub_offsets_.push_back(static_cast<std::uint32_t>(sub_links_.size()));
@@ -135,14 +137,15 @@ bool FlowNetwork::solve_coupled() {
     }
   }
   sub_rates_.assign(coupled_vars_.size(), 0.0);
-  solver_.solve(SharingProblemView{sub_capacity_, sub_offsets_, sub_links_, sub_weight_, sub_cap_},
+  solver_.solve(SharingProblemView{sub_capacity_, sub_offsets_, sub_links_, sub_link_times_,
+                                   sub_weight_, sub_cap_},
                 sub_rates_);
   ++stats_.solves;
   stats_.variables_solved += coupled_vars_.size();
 
   for (std::size_t i = 0; i < coupled_vars_.size(); ++i) {
     for (std::uint32_t k = sub_offsets_[i]; k < sub_offsets_[i + 1]; ++k) {
-      new_coupled_load_[sub_links_[k]] += sub_rates_[i];
+      new_coupled_load_[sub_links_[k]] += sub_rates_[i] * sub_link_times_[k];
     }
   }
   // A partly coupled link that the new rates fill couples its other crossers: widen, re-solve.

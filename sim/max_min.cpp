@@ -60,9 +60,11 @@ std::vector<double> solve_max_min(const SharingProblem& problem) {
     weights.push_back(flow.weight);
     caps.push_back(flow.rate_cap);
   }
+  const std::vector<std::uint32_t> once(links.size(), 1);  // a repeated link is listed again
   std::vector<double> rates(problem.flows.size(), 0.0);
   MaxMinSolver solver;
-  solver.solve(SharingProblemView{problem.link_capacity, offsets, links, weights, caps}, rates);
+  solver.solve(SharingProblemView{problem.link_capacity, offsets, links, once, weights, caps},
+               rates);
   return rates;
 }
 
@@ -85,7 +87,7 @@ void MaxMinSolver::solve(const SharingProblemView& problem, std::span<double> ra
     for (std::uint32_t i = problem.flow_offsets[f]; i < problem.flow_offsets[f + 1]; ++i) {
       const LinkIndex link = problem.flow_links[i];
       link_flows_[link_offsets_[link] + active_crossings_[link]++] = f;
-      active_weight_[link] += problem.weight[f];
+      active_weight_[link] += problem.weight[f] * problem.link_times[i];
     }
   }
   residual_.assign(problem.link_capacity.begin(), problem.link_capacity.end());
@@ -172,8 +174,8 @@ void MaxMinSolver::freeze(const SharingProblemView& problem,
   const double weight = problem.weight[flow];
   for (std::uint32_t i = problem.flow_offsets[flow]; i < problem.flow_offsets[flow + 1]; ++i) {
     const LinkIndex link = problem.flow_links[i];
-    residual_[link] -= rate;
-    active_weight_[link] -= weight;
+    residual_[link] -= rate * problem.link_times[i];
+    active_weight_[link] -= weight * problem.link_times[i];
     --active_crossings_[link];
     ++version_[link];  // The link's heap entry is now stale; it is re-keyed when it surfaces.
   }

@@ -13,8 +13,9 @@
 // flow 3 on B, all weight 1. B fills first at t = 2 (flows 2 and 3 get 2 each); A then has
 // 10 - 2 = 8 left for flow 1, which gets 8.
 //
-// A flow that lists a link k times consumes k times its rate there: this is how a flow group
-// (one rate variable for every stage of a pipeline) crosses a link that two stages share.
+// A flow that crosses a link k times (lists it k times, or once with k in the compressed view)
+// consumes k times its rate there: this is how a flow group (one rate variable for every stage
+// of a pipeline) crosses a link that two stages share.
 //
 // Cost: O(P log L) for P link crossings in all and L links, using a heap of link fill levels.
 #pragma once
@@ -51,11 +52,14 @@ struct SharingProblem {
 [[nodiscard]] std::vector<double> solve_max_min(const SharingProblem& problem);
 
 // The same problem in compressed rows, as the flow network builds it without allocating:
-// flow f crosses flow_links[flow_offsets[f] .. flow_offsets[f + 1]).
+// flow f crosses flow_links[flow_offsets[f] .. flow_offsets[f + 1]), link_times[i] times
+// flow_links[i] (a link listed once with its count, not repeated: a group of many stages
+// crosses a shared link many times).
 struct SharingProblemView {
   std::span<const double> link_capacity;
   std::span<const std::uint32_t> flow_offsets;  // size = flows + 1
   std::span<const LinkIndex> flow_links;
+  std::span<const std::uint32_t> link_times;  // size = flow_links.size(), each >= 1
   std::span<const double> weight;
   std::span<const double> rate_cap;
 
@@ -83,8 +87,8 @@ class MaxMinSolver {
   std::vector<std::uint32_t> link_offsets_;
   std::vector<std::uint32_t> link_flows_;
   std::vector<double> residual_;       // capacity not yet taken by frozen flows
-  std::vector<double> active_weight_;  // sum of unfrozen flows' weights (per crossing)
-  std::vector<std::uint32_t> active_crossings_;
+  std::vector<double> active_weight_;  // sum of unfrozen flows' weights, times their crossings
+  std::vector<std::uint32_t> active_crossings_;  // entries of unfrozen flows
   std::vector<std::uint32_t> version_;
   std::vector<LevelEntry> heap_;
   std::vector<std::uint32_t> capped_;

@@ -89,6 +89,25 @@ TEST(MaxMin, RepeatedLinkIsChargedOncePerCrossing) {
   expect_rates({{90.0}, {{{0, 0}}, {{0}}}}, {30.0, 30.0});
 }
 
+TEST(MaxMin, ALinkListedOnceWithItsCountIsChargedThatManyTimes) {
+  // The compressed view: links A (90) and B (50). Flow 0 crosses A 3 times (listed once, count
+  // 3), flow 1 A once and B twice, flow 2 B once. At level t, A carries 3t + t = 4t (full at
+  // 22.5) and B 2t + t = 3t (full at 16.67): B fills first, flows 1 and 2 freeze at 50 / 3;
+  // A then has 90 - 50 / 3 left for flow 0's three crossings: (90 - 50 / 3) / 3 = 24.44.
+  const std::vector<double> capacity = {90.0, 50.0};
+  const std::vector<std::uint32_t> offsets = {0, 1, 3, 4};
+  const std::vector<LinkIndex> links = {0, 0, 1, 1};
+  const std::vector<std::uint32_t> times = {3, 1, 2, 1};
+  const std::vector<double> weights = {1.0, 1.0, 1.0};
+  const std::vector<double> caps = {kUnbounded, kUnbounded, kUnbounded};
+  std::vector<double> rates(3, 0.0);
+  MaxMinSolver solver;
+  solver.solve(SharingProblemView{capacity, offsets, links, times, weights, caps}, rates);
+  EXPECT_NEAR(rates[0], (90.0 - 50.0 / 3.0) / 3.0, 1e-9);
+  EXPECT_NEAR(rates[1], 50.0 / 3.0, 1e-9);
+  EXPECT_NEAR(rates[2], 50.0 / 3.0, 1e-9);
+}
+
 TEST(MaxMin, FlowWithoutLinksGetsItsCap) {
   expect_rates({{10.0}, {{{}, 1.0, 7.0}, {{0}}}}, {7.0, 10.0});
   const std::vector<double> rates = solve_max_min({{10.0}, {{{}}}});
