@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <string_view>
 #include <utility>
 
 namespace railsim::sim {
@@ -39,11 +41,16 @@ LinkId FlowNetwork::add_link(LinkSpec spec) {
                                  spec.name.empty() ? fmt::format("#{}", index) : spec.name,
                                  format_duration(spec.latency)));
   }
+  if (link_names_.size() + spec.name.size() > std::numeric_limits<std::uint32_t>::max()) {
+    throw InputError(fmt::format("link '{}': the links' names exceed 4 GiB", spec.name));
+  }
   Link link;
   link.capacity = spec.capacity.bytes_per_s;
-  link.spec = std::move(spec);
+  link.latency = spec.latency;
   link.last_change = sim_.now();
   links_.push_back(std::move(link));
+  link_names_ += spec.name;
+  link_name_ends_.push_back(static_cast<std::uint32_t>(link_names_.size()));
   return LinkId{index};
 }
 
@@ -55,10 +62,18 @@ const FlowNetwork::Link& FlowNetwork::checked_link(LinkId id) const {
   return links_[id.index];
 }
 
-const LinkSpec& FlowNetwork::link(LinkId id) const { return checked_link(id).spec; }
+std::string_view FlowNetwork::link_name(std::uint32_t link) const {
+  const std::uint32_t begin = link == 0 ? 0 : link_name_ends_[link - 1];
+  return std::string_view(link_names_).substr(begin, link_name_ends_[link] - begin);
+}
+
+LinkInfo FlowNetwork::link(LinkId id) const {
+  const Link& l = checked_link(id);
+  return LinkInfo{Bandwidth{l.capacity}, l.latency, link_name(id.index)};
+}
 
 std::string FlowNetwork::link_label(std::uint32_t link) const {
-  const std::string& name = links_[link].spec.name;
+  const std::string_view name = link_name(link);
   return name.empty() ? fmt::format("#{}", link) : fmt::format("'{}'", name);
 }
 
@@ -71,7 +86,6 @@ void FlowNetwork::set_link_capacity(LinkId id, Bandwidth capacity) {
   Link& link = links_[id.index];
   settle(link);
   link.capacity = capacity.bytes_per_s;
-  link.spec.capacity = capacity;
   pending_links_.push_back(id.index);
   request_resolve();
 }
@@ -134,7 +148,7 @@ FlowId FlowNetwork::start_flow(FlowSpec spec) {
   flow.start = sim_.now();
   flow.latency = Duration::zero();
   for (LinkId link : spec.path) {
-    flow.latency += links_[link.index].spec.latency;
+    flow.latency += links_[link.index].latency;
   }
   const bool empty = spec.size.count == 0;
   const std::optional<GroupId> group = spec.group;
@@ -249,8 +263,8 @@ void FlowNetwork::add_member(std::uint32_t var, std::uint32_t f) {
   std::push_heap(v.members.begin(), v.members.end(), kDrainsLater);
   v.cap = std::min(v.cap, flow.spec.rate_cap.bytes_per_s);
   if (v.crossings.empty()) {
-    // A first member's links are most of its variable's (a bundle's are all of them): held
-    // exactly, not in a doubled buffer.
+    // A single flow's links are all of its variable's, and so are a bundle's: held exactly,
+    // not in a doubled buffer. (A group of many members grows as they join.)
     v.crossings.reserve(flow.spec.path.size());
   }
   for (LinkId link : flow.spec.path) {

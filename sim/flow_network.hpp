@@ -39,6 +39,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace railsim::sim {
@@ -67,6 +68,15 @@ struct LinkSpec {
   Bandwidth capacity;  // bytes/s in this link's direction, > 0
   Duration latency{};  // propagation plus forwarding delay, >= 0
   std::string name;    // for messages and reports
+};
+
+// A link as the network holds it: its capacity as last set, its latency, and its name, viewed
+// in the network's one store of names (valid while the network lives). Millions of links each
+// with a string of its own took a fifth of the memory of the largest clusters' runs.
+struct LinkInfo {
+  Bandwidth capacity;
+  Duration latency{};
+  std::string_view name;
 };
 
 // What a flow did; handed to its completion callback.
@@ -142,7 +152,7 @@ class FlowNetwork {
 
   std::size_t link_count() const { return links_.size(); }
 
-  const LinkSpec& link(LinkId id) const;
+  LinkInfo link(LinkId id) const;
 
   // Changes a link's capacity from now on (a port retrained at a lower rate, say); the flows
   // crossing it are re-solved at once.
@@ -210,15 +220,15 @@ class FlowNetwork {
   };
 
   struct Link {
-    LinkSpec spec;
     double capacity = 0.0;  // bytes/s
     double load = 0.0;
     std::vector<Crosser> crossers;
     LinkCounters counters;
     SimTime last_change = kTimeZero;  // when bytes_carried and busy_time were last brought up
-    std::uint64_t visited = 0;        // scratch: the pass that coupled all of this link's crossers
-    std::uint64_t touched = 0;        // scratch: the pass that met it as a partly coupled link
-    std::uint32_t local = 0;          // scratch: index in the sub-problem
+    Duration latency{};
+    std::uint64_t visited = 0;  // scratch: the pass that coupled all of this link's crossers
+    std::uint64_t touched = 0;  // scratch: the pass that met it as a partly coupled link
+    std::uint32_t local = 0;    // scratch: index in the sub-problem
   };
 
   struct Member {
@@ -256,6 +266,7 @@ class FlowNetwork {
   };
 
   const Link& checked_link(LinkId id) const;
+  std::string_view link_name(std::uint32_t link) const;
   std::uint32_t checked_flow(FlowId id) const;
   void validate(const FlowSpec& spec) const;
   std::uint32_t acquire_var();
@@ -295,6 +306,8 @@ class FlowNetwork {
 
   Simulator& sim_;
   std::vector<Link> links_;
+  std::string link_names_;                     // every link's name, one after another
+  std::vector<std::uint32_t> link_name_ends_;  // by link, where its name ends in link_names_
   std::vector<Var> vars_;
   std::vector<std::uint32_t> free_vars_;
   std::vector<std::uint32_t> groups_;  // GroupId -> its rate variable

@@ -39,10 +39,11 @@ void LinkLoadTrace::record(const LinkLoadChange& change) {
   }
   std::optional<TraceCounterId>& counter = counters_[change.link.index];
   if (!counter) {
-    const std::string& name = network_.link(change.link).name;
-    counter = trace_.add_counter(process_of_(change.link),
-                                 name.empty() ? fmt::format("link #{}", change.link.index) : name,
-                                 std::string(kLinkLoadUnit));
+    const std::string_view name = network_.link(change.link).name;
+    counter = trace_.add_counter(
+        process_of_(change.link),
+        name.empty() ? fmt::format("link #{}", change.link.index) : std::string(name),
+        std::string(kLinkLoadUnit));
   }
   trace_.add_sample(*counter, change.time, change.load.in_gbytes_per_s());
 }

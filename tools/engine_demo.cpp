@@ -38,7 +38,8 @@ double in_ms(sim::SimTime t) { return sim::to_ms(t.time_since_epoch()); }
 std::string path_text(const sim::FlowNetwork& network, const std::vector<sim::LinkId>& path) {
   std::string text;
   for (sim::LinkId link : path) {
-    text += (text.empty() ? "" : ",") + network.link(link).name;
+    text += text.empty() ? "" : ",";
+    text += network.link(link).name;
   }
   return text;
 }

@@ -58,10 +58,10 @@ void note_crossed(const models::System& system,
   if (!system.is_spine_link(link) && !system.is_core_link(link)) {
     return;
   }
-  const std::string& name = network.link(system.cable_of(link).first).name;
+  const std::string_view name = network.link(system.cable_of(link).first).name;
   const auto at = std::lower_bound(crossed.begin(), crossed.end(), name);
   if (at == crossed.end() || *at != name) {
-    crossed.insert(at, name);
+    crossed.emplace(at, name);
   }
 }
 

@@ -33,7 +33,7 @@ std::array<std::string, 2> cable_names(const System& system,
                                        const sim::FlowNetwork& network,
                                        const std::string& up) {
   if (const std::optional<sim::LinkId> link = find_link(network, up)) {
-    return {up, network.link(system.cable_of(*link).second).name};
+    return {up, std::string(network.link(system.cable_of(*link).second).name)};
   }
   throw sim::InputError(fmt::format("the system has no cable {}", up));
 }

@@ -413,7 +413,7 @@ sim::LinkId fault_link(const std::string& file,
   std::vector<std::string_view> names;
   names.reserve(network.link_count());
   for (std::uint32_t l = 0; l < network.link_count(); ++l) {
-    names.push_back(network.link(sim::LinkId{l}).name);
+    names.emplace_back(network.link(sim::LinkId{l}).name);
   }
   throw ScenarioError(file, fault.json_pointer + "/link",
                       fmt::format("no link named {}{} (railsim topo --links lists them)",

@@ -125,11 +125,11 @@ FabricSummary summarize(const System& system, const sim::FlowNetwork& network) {
   }
 
   for (std::uint32_t l = 0; l < network.link_count(); ++l) {
-    const sim::LinkSpec& now = network.link(sim::LinkId{l});
-    const sim::LinkSpec& built = designed_network.link(sim::LinkId{l});
+    const sim::LinkInfo now = network.link(sim::LinkId{l});
+    const sim::LinkInfo built = designed_network.link(sim::LinkId{l});
     RAILSIM_ASSERT(now.name == built.name, "summarize: the network holds the System's links");
     if (now.capacity != built.capacity) {
-      s.degraded.push_back({now.name, now.capacity, built.capacity});
+      s.degraded.push_back({std::string(now.name), now.capacity, built.capacity});
     }
   }
   return s;

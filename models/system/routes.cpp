@@ -29,8 +29,8 @@ void take_port(const System& system,
                sim::LinkId port,
                std::vector<sim::LinkId>& path) {
   if (system.is_link_down(port)) {
-    throw sim::InputError("link " + m.net.link(port).name +
-                          " is down: no transfer can use that NIC");
+    throw sim::InputError(
+        fmt::format("link {} is down: no transfer can use that NIC", m.net.link(port).name));
   }
   path.push_back(port);
 }

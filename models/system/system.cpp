@@ -151,9 +151,9 @@ std::pair<sim::LinkId, sim::LinkId> System::cable_of(sim::LinkId link) const {
 void System::set_link_down(sim::LinkId link) {
   SystemLinks& m = *links_;
   if (!is_spine_link(link) && !is_core_link(link) && !is_node_port_link(link)) {
-    throw sim::InputError(
-        "link " + m.net.link(link).name +
-        " is not a fabric link; only NIC ports and cables between switches go down");
+    throw sim::InputError(fmt::format(
+        "link {} is not a fabric link; only NIC ports and cables between switches go down",
+        m.net.link(link).name));
   }
   m.down_links[link.index] = true;
   m.fabric.compute_hops(leaf_count(), m.down_links);

@@ -57,7 +57,7 @@ models::SystemPreparation cable_at(const std::string& nic_end, double scale) {
   return [nic_end, scale](models::System&, sim::FlowNetwork& network) {
     for (std::size_t i = 0; i < network.link_count(); ++i) {
       const sim::LinkId id{static_cast<std::uint32_t>(i)};
-      const std::string& name = network.link(id).name;  // "n3.mlx5_5>leaf5", "leaf5>n3.mlx5_5"
+      const std::string_view name = network.link(id).name;  // "n3.mlx5_5>leaf5", "leaf5>n3.mlx5_5"
       if ((name.starts_with(nic_end + ">leaf")) ||
           (name.starts_with("leaf") && name.ends_with(">" + nic_end))) {
         network.set_link_capacity(id, network.link(id).capacity * scale);

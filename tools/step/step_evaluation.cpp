@@ -108,7 +108,7 @@ StepRun run_step_scenario(const StepScenario& scenario) {
   run.fabric_link.reserve(network.link_count());
   for (std::uint32_t l = 0; l < network.link_count(); ++l) {
     const sim::LinkId link{l};
-    run.link_names.push_back(network.link(link).name);
+    run.link_names.emplace_back(network.link(link).name);
     run.link_capacity.push_back(network.link(link).capacity.bytes_per_s);
     run.fabric_link.push_back(system.is_node_port_link(link) || system.is_spine_link(link) ||
                               system.is_core_link(link));

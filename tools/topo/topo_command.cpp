@@ -238,7 +238,7 @@ void print_links_text(const sim::FlowNetwork& network, std::ostream& out) {
              network.link_count());
   fmt::print(out, "  {:<{}}  {:>13}  {:>9}\n", "name", width, "capacity", "latency");
   for (std::uint32_t l = 0; l < network.link_count(); ++l) {
-    const sim::LinkSpec& link = network.link(sim::LinkId{l});
+    const sim::LinkInfo link = network.link(sim::LinkId{l});
     fmt::print(out, "  {:<{}}  {:>13}  {:>6g} ns\n", link.name, width, in_gbps(link.capacity),
                in_ns(link.latency));
   }
@@ -317,7 +317,7 @@ nlohmann::ordered_json fabric_json(const models::SystemSpec& spec, const models:
 nlohmann::ordered_json links_json(const sim::FlowNetwork& network) {
   nlohmann::ordered_json links = nlohmann::ordered_json::array();
   for (std::uint32_t l = 0; l < network.link_count(); ++l) {
-    const sim::LinkSpec& link = network.link(sim::LinkId{l});
+    const sim::LinkInfo link = network.link(sim::LinkId{l});
     links.push_back({{"name", link.name},
                      {"capacity_Gbps", link.capacity.in_gbps()},
                      {"latency_ns", in_ns(link.latency)}});

@@ -56,7 +56,7 @@ class NodeRates {
  public:
   explicit NodeRates(const sim::FlowNetwork& network) {
     for (std::uint32_t l = 0; l < network.link_count(); ++l) {
-      const sim::LinkSpec& link = network.link(sim::LinkId{l});
+      const sim::LinkInfo link = network.link(sim::LinkId{l});
       if (link.name.rfind("n0.", 0) == 0) {
         rates_.emplace(link.name, link.capacity);
       }

@@ -77,9 +77,9 @@ std::vector<std::string> leaf_spine_cables(const CalibratedModel& model) {
   const models::System system(model.system, network);
   std::vector<std::string> cables;
   for (std::uint32_t l = 0; l < network.link_count(); ++l) {
-    const std::string& name = network.link(sim::LinkId{l}).name;
+    const std::string_view name = network.link(sim::LinkId{l}).name;
     if (name.starts_with("leaf") && name.find(">spine") != std::string::npos) {
-      cables.push_back(name);
+      cables.emplace_back(name);
     }
   }
   return cables;
@@ -106,7 +106,7 @@ models::SystemPreparation injected(const ElementFault& f) {
     const std::string back = f.cable.substr(arrow + 1) + ">" + f.cable.substr(0, arrow);
     for (std::size_t i = 0; i < network.link_count(); ++i) {
       const sim::LinkId id{static_cast<std::uint32_t>(i)};
-      const std::string& name = network.link(id).name;
+      const std::string_view name = network.link(id).name;
       if (f.kind == FaultKind::kSwitchCable && (name == f.cable || name == back)) {
         network.set_link_capacity(id, network.link(id).capacity * f.scale);
       }

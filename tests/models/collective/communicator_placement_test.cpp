@@ -52,7 +52,7 @@ struct PlacementBed {
     int scaled = 0;
     for (std::uint32_t i = 0; i < network.link_count(); ++i) {
       const sim::LinkId id{i};
-      const std::string& link = network.link(id).name;
+      const std::string_view link = network.link(id).name;
       if (system->is_node_port_link(id) &&
           (link.starts_with(name + ">") || link.ends_with(">" + name))) {
         network.set_link_capacity(id, network.link(id).capacity * factor);

@@ -147,7 +147,7 @@ TEST(FabricSizing, ASpineAtEachPositionOfEveryPodReachesTheSameCorePlane) {
   std::vector<bool> plane_ok(128, true);
   for (std::uint32_t l = 0; l < net.link_count(); ++l) {
     // "spine33>core32.0": uplink 0 of spine 33, to core 32.
-    const std::string& name = net.link(sim::LinkId{l}).name;
+    const std::string name(net.link(sim::LinkId{l}).name);
     const auto arrow = name.find(">core");
     if (name.rfind("spine", 0) != 0 || arrow == std::string::npos) {
       continue;

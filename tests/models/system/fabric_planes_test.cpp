@@ -53,7 +53,7 @@ struct Cable {
 std::vector<Cable> upward_cables(const sim::FlowNetwork& net) {
   std::vector<Cable> out;
   for (std::uint32_t l = 0; l < net.link_count(); ++l) {
-    const std::string& name = net.link(sim::LinkId{l}).name;
+    const std::string name(net.link(sim::LinkId{l}).name);
     const auto arrow = name.find('>');
     const auto kind_end = [&](std::size_t from) { return name.find_first_of("0123456789", from); };
     const std::string lower_kind = name.substr(0, kind_end(0));
@@ -130,7 +130,7 @@ TEST(FabricPlanes, RoutesStayInTheirPlaneAndCannotLeaveIt) {
   for (int nic = 0; nic < 8; ++nic) {
     // Node 0 to node 8: pod 0 to pod 1, over a core of NIC's plane.
     for (const sim::LinkId l : system.route({0, nic, nic}, {8, nic, nic})) {
-      const std::string& name = net.link(l).name;
+      const std::string name(net.link(l).name);
       if (system.is_core_link(l) && name.rfind("spine", 0) == 0) {
         const int core = std::stoi(name.substr(name.find(">core") + 5));
         EXPECT_EQ(core / 4, nic / 4) << name;

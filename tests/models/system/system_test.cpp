@@ -185,7 +185,7 @@ TEST(System, TransfersWithoutGdrBounceThroughHostMemory) {
   std::vector<std::string> memory;
   for (sim::LinkId l : path) {
     if (system.is_host_memory_link(l)) {
-      memory.push_back(net.link(l).name);
+      memory.emplace_back(net.link(l).name);
     }
   }
   // GPU5 is on socket 1 (NUMA 1).
@@ -219,7 +219,7 @@ TEST(System, BuildingTwoNodesOfSixteenKeepsTheirRoutesAndLinkNames) {
   const auto names = [](const sim::FlowNetwork& net, const std::vector<sim::LinkId>& path) {
     std::vector<std::string> out;
     for (const sim::LinkId l : path) {
-      out.push_back(net.link(l).name);
+      out.emplace_back(net.link(l).name);
     }
     return out;
   };
@@ -257,7 +257,7 @@ TEST(System, ANodeVariantWithANicOnTheOtherSocketChangesOnlyThatNode) {
   std::vector<std::string> crossed;
   for (const sim::LinkId l : system.route({1, 5, 5}, {0, 5, 5})) {
     if (system.is_host_memory_link(l) || net.link(l).name.find("cpu") != std::string::npos) {
-      crossed.push_back(net.link(l).name);
+      crossed.emplace_back(net.link(l).name);
     }
   }
   EXPECT_EQ(crossed, (std::vector<std::string>{"n1.mem1", "n1.mem1", "n1.cpu1>cpu0"}));

@@ -67,14 +67,10 @@ std::vector<std::string> switch_cables(const System& system,
   names.reserve(path.size());
   for (sim::LinkId l : path) {
     if (system.is_spine_link(l) || system.is_core_link(l)) {
-      names.push_back(net.link(l).name);
+      names.emplace_back(net.link(l).name);
     }
   }
   return names;
-}
-
-bool starts_with(const std::string& text, const std::string& prefix) {
-  return text.rfind(prefix, 0) == 0;
 }
 
 TEST(ThreeTier, LinkCountsOfASmallFabricMatchAHandCount) {
@@ -121,12 +117,10 @@ TEST(ThreeTier, TrafficBetweenPodsCrossesACoreAndInsideAPodNever) {
       for (int i = 0; i < 8; ++i) {
         const auto cables = switch_cables(system, net, system.route({a, i, i}, {b, i, i}));
         ASSERT_EQ(cables.size(), 4U) << a << " -> " << b;
-        EXPECT_TRUE(starts_with(cables[0], "leaf"));
-        EXPECT_TRUE(starts_with(cables[1], "spine") &&
-                    cables[1].find(">core") != std::string::npos);
-        EXPECT_TRUE(starts_with(cables[2], "core"));
-        EXPECT_TRUE(starts_with(cables[3], "spine") &&
-                    cables[3].find(">leaf") != std::string::npos);
+        EXPECT_TRUE(cables[0].starts_with("leaf"));
+        EXPECT_TRUE(cables[1].starts_with("spine") && cables[1].find(">core") != std::string::npos);
+        EXPECT_TRUE(cables[2].starts_with("core"));
+        EXPECT_TRUE(cables[3].starts_with("spine") && cables[3].find(">leaf") != std::string::npos);
       }
     }
   }
@@ -173,17 +167,17 @@ TEST(ThreeTier, AdaptiveLanesBetweenPodsTakeEveryCoreCableOfBothPodsOnce) {
   int up_cables = 0;
   int down_cables = 0;
   for (const auto& [name, lanes_on_it] : load) {
-    if (starts_with(name, "spine") && name.find(">core") != std::string::npos) {
+    if (name.starts_with("spine") && name.find(">core") != std::string::npos) {
       const int spine = std::stoi(name.substr(5));
       EXPECT_LT(spine, 4) << name << ": only pod 0's spines climb";
       EXPECT_EQ(lanes_on_it, 1) << name;
       ++up_cables;
-    } else if (starts_with(name, "core")) {
+    } else if (name.starts_with("core")) {
       EXPECT_GE(std::stoi(name.substr(name.find(">spine") + 6)), 4) << name;
       EXPECT_EQ(lanes_on_it, 1) << name;
       ++down_cables;
     } else {
-      EXPECT_TRUE(starts_with(name, "leaf0>") || name.find(">leaf2") != std::string::npos) << name;
+      EXPECT_TRUE(name.starts_with("leaf0>") || name.find(">leaf2") != std::string::npos) << name;
       EXPECT_EQ(lanes_on_it, 8) << name;
     }
   }
@@ -255,7 +249,7 @@ TEST(ThreeTier, HalfRateCoreCableSlowsExactlyTheFlowsThatCrossIt) {
     flows.push_back(net.start_flow(std::move(flow)));
   }
   const auto core_cable = std::find_if(paths[0].begin(), paths[0].end(), [&](sim::LinkId l) {
-    return system.is_core_link(l) && starts_with(net.link(l).name, "spine");
+    return system.is_core_link(l) && net.link(l).name.starts_with("spine");
   });
   ASSERT_NE(core_cable, paths[0].end());
   net.set_link_capacity(*core_cable, net.link(*core_cable).capacity * 0.5);
