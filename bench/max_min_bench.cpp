@@ -51,31 +51,12 @@ void BM_SolveMaxMin(benchmark::State& state) {
 }
 
 // The same problem packed once into the compressed rows the flow network hands the solver.
-struct PackedProblem {
-  std::vector<std::uint32_t> offsets{0};
-  std::vector<sim::LinkIndex> links;
-  std::vector<std::uint32_t> times;  // once each: a repeated link is listed again
-  std::vector<double> weights;
-  std::vector<double> caps;
-
-  explicit PackedProblem(const sim::SharingProblem& problem) {
-    for (const sim::FlowDemand& flow : problem.flows) {
-      links.insert(links.end(), flow.links.begin(), flow.links.end());
-      times.insert(times.end(), flow.links.size(), 1);
-      offsets.push_back(static_cast<std::uint32_t>(links.size()));
-      weights.push_back(flow.weight);
-      caps.push_back(flow.rate_cap);
-    }
-  }
-};
-
 // NOLINTNEXTLINE(readability-identifier-naming): Google Benchmark's BM_ naming.
 void BM_MaxMinSolverSolve(benchmark::State& state) {
   const auto flow_count = static_cast<std::size_t>(state.range(0));
   const sim::SharingProblem problem = leaf_spine_problem(flow_count);
-  const PackedProblem packed(problem);
-  const sim::SharingProblemView view{problem.link_capacity, packed.offsets, packed.links,
-                                     packed.times,          packed.weights, packed.caps};
+  const sim::PackedSharingProblem packed(problem);
+  const sim::SharingProblemView view = packed.view();
   std::vector<double> rates(flow_count, 0.0);
   sim::MaxMinSolver solver;
   solver.solve(view, rates);  // Warms the scratch space, as the flow network's solver is warm.

@@ -46,25 +46,26 @@ constexpr auto kHeapOrder = [](const auto& a, const auto& b) {
 
 }  // namespace
 
-std::vector<double> solve_max_min(const SharingProblem& problem) {
-  validate(problem);
-  std::vector<std::uint32_t> offsets;
-  std::vector<LinkIndex> links;
-  std::vector<double> weights;
-  std::vector<double> caps;
+PackedSharingProblem::PackedSharingProblem(const SharingProblem& problem)
+    : capacity(problem.link_capacity) {
   offsets.reserve(problem.flows.size() + 1);
-  offsets.push_back(0);
+  weights.reserve(problem.flows.size());
+  caps.reserve(problem.flows.size());
   for (const FlowDemand& flow : problem.flows) {
     links.insert(links.end(), flow.links.begin(), flow.links.end());
     offsets.push_back(static_cast<std::uint32_t>(links.size()));
     weights.push_back(flow.weight);
     caps.push_back(flow.rate_cap);
   }
-  const std::vector<std::uint32_t> once(links.size(), 1);  // a repeated link is listed again
+  times.assign(links.size(), 1);
+}
+
+std::vector<double> solve_max_min(const SharingProblem& problem) {
+  validate(problem);
+  const PackedSharingProblem packed(problem);
   std::vector<double> rates(problem.flows.size(), 0.0);
   MaxMinSolver solver;
-  solver.solve(SharingProblemView{problem.link_capacity, offsets, links, once, weights, caps},
-               rates);
+  solver.solve(packed.view(), rates);
   return rates;
 }
 

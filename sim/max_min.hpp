@@ -66,6 +66,24 @@ struct SharingProblemView {
   std::size_t flow_count() const { return weight.size(); }
 };
 
+// A SharingProblem packed into compressed rows, a repeated link listed again with count one:
+// what solve_max_min hands the solver, and what a benchmark of the solver alone times. The
+// problem must outlive it (the view reads its capacities).
+struct PackedSharingProblem {
+  explicit PackedSharingProblem(const SharingProblem& problem);
+
+  SharingProblemView view() const {
+    return SharingProblemView{capacity, offsets, links, times, weights, caps};
+  }
+
+  std::span<const double> capacity;
+  std::vector<std::uint32_t> offsets{0};
+  std::vector<LinkIndex> links;
+  std::vector<std::uint32_t> times;
+  std::vector<double> weights;
+  std::vector<double> caps;
+};
+
 // Progressive filling with reusable scratch space; solve() does not validate its input.
 class MaxMinSolver {
  public:
