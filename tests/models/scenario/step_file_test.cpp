@@ -3,6 +3,8 @@
 // error at its JSON pointer; timed faults change a link's capacity exactly in their windows.
 #include "models/scenario/step_file.hpp"
 
+#include "tests/input_error_text.hpp"
+
 #include "models/hardware/node_presets.hpp"
 #include "models/scenario/scenario_error.hpp"
 
@@ -28,12 +30,7 @@ StepWorkload step_of(const std::string& text, int nodes = 2) {
 }
 
 std::string error_of(const std::string& text, int nodes = 2) {
-  try {
-    step_of(text, nodes);
-  } catch (const ScenarioError& e) {
-    return e.what();
-  }
-  return "no error";
+  return test::input_error_text([&] { step_of(text, nodes); });
 }
 
 StepFaults faults_of(const std::string& text) {
@@ -42,12 +39,7 @@ StepFaults faults_of(const std::string& text) {
 }
 
 std::string fault_error(const std::string& text) {
-  try {
-    faults_of(text);
-  } catch (const ScenarioError& e) {
-    return e.what();
-  }
-  return "no error";
+  return test::input_error_text([&] { faults_of(text); });
 }
 
 sim::Duration compute_of(const Phase& phase) { return std::get<ComputeTask>(phase.task).duration; }
