@@ -6,6 +6,7 @@
 #include "sim/assert.hpp"
 
 #include <algorithm>
+#include <span>
 
 namespace railsim::models {
 
@@ -34,19 +35,6 @@ Paths hop_paths(const System& system,
   return paths;
 }
 
-sim::Duration path_latency(const sim::FlowNetwork& network,
-                           std::span<const std::vector<sim::LinkId>> paths) {
-  sim::Duration longest{};
-  for (const auto& path : paths) {
-    sim::Duration sum{};
-    for (const sim::LinkId link : path) {
-      sum += network.link(link).latency;
-    }
-    longest = std::max(longest, sum);
-  }
-  return longest;
-}
-
 DagTask connection_task(RouteSpan route,
                         sim::Bytes payload,
                         bool inter_node,
@@ -66,10 +54,12 @@ DagTask connection_task(RouteSpan route,
 ConnectionRoutes::ConnectionRoutes(const System& system,
                                    const Communicator& comm,
                                    std::size_t connections,
-                                   int qps)
+                                   int qps,
+                                   PathTable leading)
     : system_(system),
       comm_(comm),
       qps_(std::max(1, qps)),
+      paths_(std::move(leading)),
       spans_(connections * static_cast<std::size_t>(qps_)) {}
 
 RouteSpan ConnectionRoutes::route(std::size_t connection, int channel, const RingHop& hop, int qp) {
@@ -83,7 +73,9 @@ RouteSpan ConnectionRoutes::route(std::size_t connection, int channel, const Rin
                       static_cast<std::uint64_t>(queue_pair));
     span = RouteSpan{static_cast<std::uint32_t>(paths_.size()),
                      static_cast<std::uint32_t>(lanes.size())};
-    paths_.insert(paths_.end(), lanes.begin(), lanes.end());
+    for (const std::vector<sim::LinkId>& lane : lanes) {
+      paths_.add(lane);
+    }
   }
   return *span;
 }
@@ -111,11 +103,20 @@ TimedConnection timed_connection(ConnectionRoutes& routes,
   TimedConnection timed;
   timed.sharing.cap = timing.connection_cap.bytes_per_s;
   for (int q = 0; q < (hop.inter_node ? timing.qps() : 1); ++q) {
-    const auto lanes = routes.paths(routes.route(connection, channel, hop, q));
-    const sim::Duration delay = timing.hop_latency(hop.inter_node) + path_latency(network, lanes);
+    const RouteSpan route = routes.route(connection, channel, hop, q);
+    sim::Duration longest{};
+    for (std::uint32_t p = route.first; p < route.first + route.count; ++p) {
+      longest = std::max(longest, path_latency(network, routes.paths()[p]));
+    }
+    const sim::Duration delay = timing.hop_latency(hop.inter_node) + longest;
     timed.delay = std::max(timed.delay, delay);
     if (sharing) {
-      timed.sharing.routes.push_back({{lanes.begin(), lanes.end()}, sim::to_seconds(delay)});
+      SharingRoute& shared = timed.sharing.routes.emplace_back();
+      for (std::uint32_t p = route.first; p < route.first + route.count; ++p) {
+        const std::span<const sim::LinkId> lane = routes.paths()[p];
+        shared.lanes.emplace_back(lane.begin(), lane.end());
+      }
+      shared.delay_s = sim::to_seconds(delay);
     }
   }
   return timed;

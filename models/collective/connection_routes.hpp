@@ -13,6 +13,7 @@
 #include "models/collective/collective_timing.hpp"
 #include "models/collective/communicator.hpp"
 #include "models/collective/group_pipeline.hpp"
+#include "models/collective/path_table.hpp"
 #include "models/collective/ring_layout.hpp"
 #include "models/collective/slice_sharing.hpp"
 #include "models/collective/transfer_dag.hpp"
@@ -37,10 +38,6 @@ Paths hop_paths(const System& system,
                 const RingHop& hop,
                 std::uint64_t queue_pair);
 
-// The longest latency, summed over its links, of any of `paths`.
-sim::Duration path_latency(const sim::FlowNetwork& network,
-                           std::span<const std::vector<sim::LinkId>> paths);
-
 // The paths of one connection and queue pair: paths()[first .. first + count), equal shares.
 struct RouteSpan {
   std::uint32_t first = 0;
@@ -58,10 +55,12 @@ DagTask connection_task(RouteSpan route,
 class ConnectionRoutes {
  public:
   // Connections are numbered 0 .. connections - 1 by the caller; each has `qps` queue pairs.
+  // The routes' paths follow `leading`, paths of the caller's own (NVSwitch ports).
   ConnectionRoutes(const System& system,
                    const Communicator& comm,
                    std::size_t connections,
-                   int qps);
+                   int qps,
+                   PathTable leading = {});
 
   // The route of `connection` (the hop `hop` of channel `channel`) for queue pair `qp`; a hop
   // inside a node has one route whatever the queue pair.
@@ -70,20 +69,16 @@ class ConnectionRoutes {
   // Every path of `connection`, queue pairs first, lanes within, as indices into paths().
   std::vector<std::uint32_t> all_paths(std::size_t connection, int channel, const RingHop& hop);
 
-  std::span<const std::vector<sim::LinkId>> paths(RouteSpan span) const {
-    return std::span<const std::vector<sim::LinkId>>(paths_).subspan(span.first, span.count);
-  }
-
-  const Paths& paths() const { return paths_; }
+  const PathTable& paths() const { return paths_; }
 
   // Hands the list over once the routes are all asked for.
-  Paths take_paths() { return std::move(paths_); }
+  PathTable take_paths() { return std::move(paths_); }
 
  private:
   const System& system_;
   Communicator comm_;
   int qps_;
-  Paths paths_;
+  PathTable paths_;
   std::vector<std::optional<RouteSpan>> spans_;  // by connection x qps + queue pair
 };
 

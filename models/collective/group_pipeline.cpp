@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <span>
 
 namespace railsim::models {
 
@@ -134,7 +135,7 @@ struct GroupPipelineExecutor::Impl {
     std::map<std::pair<std::int64_t, std::uint32_t>, std::size_t> index;  // (bytes, level)
     std::vector<sim::FlowSpec> flows;
     for (const DagFlow& member : g.members) {
-      const std::vector<sim::LinkId>& path = pipeline.paths[member.path];
+      const std::span<const sim::LinkId> path = pipeline.paths[member.path];
       std::uint32_t level = 0;
       for (const sim::LinkId link : path) {
         level = std::max(level, levels[link.index]);

@@ -14,6 +14,7 @@
 #pragma once
 
 #include "models/collective/collective_trace.hpp"
+#include "models/collective/path_table.hpp"
 #include "models/collective/transfer_dag.hpp"
 #include "sim/bandwidth.hpp"
 #include "sim/flow_network.hpp"
@@ -37,7 +38,7 @@ using ChannelTimes =
     std::function<std::vector<sim::Duration>(const std::vector<sim::Duration>& drains)>;
 
 struct GroupPipeline {
-  std::vector<std::vector<sim::LinkId>> paths;
+  PathTable paths;
   std::vector<std::vector<PipelineGroup>> channels;  // per channel: its groups
   ChannelTimes channel_times;
   // For a traced run only (else empty): per channel, one sender per connection.

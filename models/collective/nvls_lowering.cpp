@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <span>
 #include <string>
 
 namespace railsim::models {
@@ -16,34 +17,15 @@ namespace {
 
 using sim::at;
 
-// paths[g]: rank g's GPU up to the switch; paths[n + g]: the switch down to it. The ranks are
-// the GPUs of the communicator's one node.
-std::vector<std::vector<sim::LinkId>> switch_ports(const System& system,
-                                                   const Communicator& comm,
-                                                   int ranks) {
-  if (system.spec().node.nvlink.kind != NvlinkKind::kSwitch) {
-    throw sim::InputError(
-        fmt::format("nvls needs GPUs on an NVSwitch; a {} node has none", system.spec().node.name));
-  }
+// The ranks are the GPUs of the communicator's one node.
+PathTable switch_ports(const System& system, const Communicator& comm, [[maybe_unused]] int ranks) {
   RAILSIM_ASSERT(comm.nodes == 1 && comm.gpus_per_node == ranks,
                  "nvls runs the GPUs of one node, a rank each");
-  const int node = comm.system_node(0);
-  std::vector<std::vector<sim::LinkId>> ports(2 * at(ranks));
-  for (int g = 0; g < ranks; ++g) {
-    // Through the switch a route is {sender's port up, receiver's port down}.
-    const int gpu = comm.system_gpu(g);
-    const int other = comm.system_gpu((g + 1) % ranks);
-    const std::vector<sim::LinkId> out = system.route_in_node(node, gpu, other);
-    const std::vector<sim::LinkId> in = system.route_in_node(node, other, gpu);
-    RAILSIM_ASSERT(out.size() == 2 && in.size() == 2, "an NVSwitch route is two port links");
-    ports[at(g)] = {out[0]};
-    ports[at(ranks + g)] = {in[1]};
-  }
-  return ports;
+  return nvswitch_ports(system, comm, "nvls");
 }
 
 std::uint32_t port(const NvlsPlan& plan, const PortLoad& load) {
-  return static_cast<std::uint32_t>(load.to_switch ? load.gpu : plan.ranks + load.gpu);
+  return nvswitch_port(plan.ranks, 0, load.gpu, load.to_switch);
 }
 
 std::string operation_name(CollectiveOp op) {
@@ -58,6 +40,38 @@ std::string operation_name(CollectiveOp op) {
 }
 
 }  // namespace
+
+std::uint32_t nvswitch_port(int gpus, int node, int gpu, bool to_switch) {
+  return static_cast<std::uint32_t>((node * gpus + gpu) * 2 + (to_switch ? 0 : 1));
+}
+
+PathTable nvswitch_ports(const System& system,
+                         const Communicator& comm,
+                         std::string_view algorithm) {
+  if (system.spec().node.nvlink.kind != NvlinkKind::kSwitch) {
+    throw sim::InputError(fmt::format("{} needs GPUs on an NVSwitch; a {} node has none", algorithm,
+                                      system.spec().node.name));
+  }
+  const int gpus = comm.gpus_per_node;
+  RAILSIM_ASSERT(gpus >= 2, "an NVSwitch operation spans at least two GPUs");
+  PathTable ports;
+  for (int m = 0; m < comm.nodes; ++m) {
+    const int node = comm.system_node(m);
+    for (int g = 0; g < gpus; ++g) {
+      // Through the switch a route is {sender's port up, receiver's port down}.
+      const int gpu = comm.system_gpu(g);
+      const int other = comm.system_gpu((g + 1) % gpus);
+      const std::vector<sim::LinkId> out = system.route_in_node(node, gpu, other);
+      const std::vector<sim::LinkId> in = system.route_in_node(node, other, gpu);
+      RAILSIM_ASSERT(out.size() == 2 && in.size() == 2, "an NVSwitch route is two port links");
+      RAILSIM_ASSERT(ports.size() == nvswitch_port(gpus, m, g, true),
+                     "ports in nvswitch_port order");
+      ports.add(std::span(out).first(1));
+      ports.add(std::span(in).last(1));
+    }
+  }
+  return ports;
+}
 
 TransferDag nvls_dag(const System& system,
                      const Communicator& comm,
@@ -123,8 +137,8 @@ GroupPipeline nvls_pipeline(const System& system,
     }
   }
   sim::Duration port_latency{};  // the longest
-  for (const auto& p : pipeline.paths) {
-    port_latency = std::max(port_latency, network.link(p.front()).latency);
+  for (std::size_t p = 0; p < pipeline.paths.size(); ++p) {
+    port_latency = std::max(port_latency, path_latency(network, pipeline.paths[p]));
   }
   const sim::Duration tail = timing.hold + port_latency;
   pipeline.channel_times = [tail](std::vector<sim::Duration> drains) {

@@ -20,12 +20,24 @@
 #include "models/collective/communicator.hpp"
 #include "models/collective/group_pipeline.hpp"
 #include "models/collective/nvls_plan.hpp"
+#include "models/collective/path_table.hpp"
 #include "models/collective/transfer_dag.hpp"
 #include "models/system/system.hpp"
 #include "sim/flow_network.hpp"
 #include "sim/time.hpp"
 
+#include <cstdint>
+#include <string_view>
+
 namespace railsim::models {
+
+// The NVSwitch ports of every node of `comm`, each a path of one link: node m's local GPU g up
+// to the switch is path nvswitch_port(G, m, g, true) = 2 (m G + g), the switch down to it the
+// next. Throws sim::InputError, naming `algorithm`, if the system's GPUs share no NVSwitch.
+PathTable nvswitch_ports(const System& system,
+                         const Communicator& comm,
+                         std::string_view algorithm);
+std::uint32_t nvswitch_port(int gpus, int node, int gpu, bool to_switch);
 
 struct NvlsTiming {
   sim::Duration hold{};      // per operation, from its delivery (NCCL's NVLS NVLink latency)

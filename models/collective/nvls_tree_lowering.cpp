@@ -5,6 +5,7 @@
 
 #include "models/collective/channel_timing.hpp"
 #include "models/collective/connection_routes.hpp"
+#include "models/collective/nvls_lowering.hpp"
 #include "models/collective/ring_layout.hpp"
 #include "sim/assert.hpp"
 #include "sim/index.hpp"
@@ -28,36 +29,6 @@ using sim::at;
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
-// Port paths come first in the executors' path lists: node m's GPU g up to the NVSwitch at
-// 2 (m G + g), down from it at 2 (m G + g) + 1.
-std::uint32_t port_index(int gpus, int node, int gpu, bool to_switch) {
-  return static_cast<std::uint32_t>((node * gpus + gpu) * 2 + (to_switch ? 0 : 1));
-}
-
-Paths node_ports(const System& system, const Communicator& comm) {
-  if (system.spec().node.nvlink.kind != NvlinkKind::kSwitch) {
-    throw sim::InputError(fmt::format("nvlstree needs GPUs on an NVSwitch; a {} node has none",
-                                      system.spec().node.name));
-  }
-  const int gpus = comm.gpus_per_node;
-  RAILSIM_ASSERT(gpus >= 2, "an NVSwitch operation spans at least two GPUs");
-  Paths ports(2 * at(comm.nodes) * at(gpus));
-  for (int m = 0; m < comm.nodes; ++m) {
-    const int node = comm.system_node(m);
-    for (int g = 0; g < gpus; ++g) {
-      // Through the switch a route is {sender's port up, receiver's port down}.
-      const int gpu = comm.system_gpu(g);
-      const int other = comm.system_gpu((g + 1) % gpus);
-      const std::vector<sim::LinkId> out = system.route_in_node(node, gpu, other);
-      const std::vector<sim::LinkId> in = system.route_in_node(node, other, gpu);
-      RAILSIM_ASSERT(out.size() == 2 && in.size() == 2, "an NVSwitch route is two port links");
-      ports[port_index(gpus, m, g, true)] = {out[0]};
-      ports[port_index(gpus, m, g, false)] = {in[1]};
-    }
-  }
-  return ports;
-}
-
 bool on_switch(NvlsTreeStep step) {
   return step == NvlsTreeStep::kReduce || step == NvlsTreeStep::kStore;
 }
@@ -67,13 +38,15 @@ struct HeadEdges {
   const NvlsTreePlan& plan;
   std::vector<std::vector<int>> nic_of;  // [node][local GPU]: its compute NIC (ring_layout.hpp)
   ConnectionRoutes routes;
-  std::uint32_t first;  // the routes' first index in the executors' path list
 
-  HeadEdges(const System& system, const NvlsTreePlan& p, int qps, std::size_t ports)
+  HeadEdges(const System& system, const NvlsTreePlan& p, int qps, PathTable ports)
       : plan(p),
         nic_of(comm_gpu_nics(system, p.comm)),
-        routes(system, p.comm, at(p.channels) * at(p.heads()) * at(p.nodes()) * 2, qps),
-        first(static_cast<std::uint32_t>(ports)) {}
+        routes(system,
+               p.comm,
+               at(p.channels) * at(p.heads()) * at(p.nodes()) * 2,
+               qps,
+               std::move(ports)) {}
 
   std::size_t key(int channel, int head, int node, bool up) const {
     return ((at(channel) * at(plan.heads()) + at(head)) * at(plan.nodes()) + at(node)) * 2 +
@@ -96,27 +69,11 @@ struct HeadEdges {
   }
 
   RouteSpan route(int channel, int head, int node, bool up, int qp) {
-    RouteSpan span =
-        routes.route(key(channel, head, node, up), channel, hop(channel, head, node, up), qp);
-    span.first += first;
-    return span;
+    return routes.route(key(channel, head, node, up), channel, hop(channel, head, node, up), qp);
   }
 
   std::vector<std::uint32_t> all_paths(int channel, int head, int node, bool up) {
-    std::vector<std::uint32_t> flat =
-        routes.all_paths(key(channel, head, node, up), channel, hop(channel, head, node, up));
-    for (std::uint32_t& p : flat) {
-      p += first;
-    }
-    return flat;
-  }
-
-  // The ports, then the routes: the executors' path list.
-  Paths take_paths(Paths ports) {
-    Paths own = routes.take_paths();
-    ports.insert(ports.end(), std::make_move_iterator(own.begin()),
-                 std::make_move_iterator(own.end()));
-    return ports;
+    return routes.all_paths(key(channel, head, node, up), channel, hop(channel, head, node, up));
   }
 };
 
@@ -337,8 +294,8 @@ TransferDag nvls_tree_dag(const System& system,
                           const NvlsTreePlan& plan,
                           const NvlsTreeTiming& timing,
                           bool traced) {
-  Paths ports = node_ports(system, plan.comm);
-  HeadEdges edges(system, plan, timing.network.qps(), ports.size());
+  HeadEdges edges(system, plan, timing.network.qps(),
+                  nvswitch_ports(system, plan.comm, "nvlstree"));
   const int gpus = plan.comm.gpus_per_node;
   std::vector<NvlsTreeTask> tasks = nvls_tree_tasks(plan);
   TransferDag dag;
@@ -352,7 +309,7 @@ TransferDag nvls_tree_dag(const System& system,
     if (on_switch(t.step)) {
       const int head = plan.head_gpus[at(t.head)];
       for (const PortLoad& load : nvls_tree_port_loads(t.step, gpus, head, t.bytes)) {
-        task.flows.push_back({port_index(gpus, t.node, load.gpu, load.to_switch),
+        task.flows.push_back({nvswitch_port(gpus, t.node, load.gpu, load.to_switch),
                               wire_bytes(load.bytes, timing.nvls_wire_factor)});
       }
       task.grouped = true;
@@ -369,7 +326,7 @@ TransferDag nvls_tree_dag(const System& system,
       dag.senders.push_back(sender_of(plan, t));
     }
   }
-  dag.paths = edges.take_paths(std::move(ports));
+  dag.paths = edges.routes.take_paths();
   return dag;
 }
 
@@ -378,9 +335,9 @@ GroupPipeline nvls_tree_pipeline(const System& system,
                                  NvlsTreePlan plan,
                                  const NvlsTreeTiming& timing,
                                  bool traced) {
-  Paths ports = node_ports(system, plan.comm);
-  const std::size_t port_count = ports.size();
-  HeadEdges edges(system, plan, timing.network.qps(), port_count);
+  HeadEdges edges(system, plan, timing.network.qps(),
+                  nvswitch_ports(system, plan.comm, "nvlstree"));
+  const std::size_t port_count = edges.routes.paths().size();  // no route is asked for yet
   const int gpus = plan.comm.gpus_per_node;
   const int heads = plan.heads();
   const int nodes = plan.nodes();
@@ -456,7 +413,7 @@ GroupPipeline nvls_tree_pipeline(const System& system,
       pipeline.senders.push_back(std::move(senders));
     }
   }
-  pipeline.paths = edges.take_paths(std::move(ports));
+  pipeline.paths = edges.routes.take_paths();
   const std::vector<std::vector<double>> edge_rate = even_share_rates(
       network, pipeline, timing.network.wire_factor, timing.network.connection_cap, false);
 
@@ -468,7 +425,7 @@ GroupPipeline nvls_tree_pipeline(const System& system,
       for (const NvlsTreeStep step : {NvlsTreeStep::kReduce, NvlsTreeStep::kStore}) {
         for (const PortLoad& l : nvls_tree_port_loads(step, gpus, plan.head_gpus[at(h)], bytes)) {
           for (int m = 0; m < nodes; ++m) {
-            load[port_index(gpus, m, l.gpu, l.to_switch)] += l.bytes;
+            load[nvswitch_port(gpus, m, l.gpu, l.to_switch)] += l.bytes;
           }
         }
       }
@@ -500,9 +457,9 @@ GroupPipeline nvls_tree_pipeline(const System& system,
     double slowest = kInfinity;
     for (int i = 0; i < (every_gpu ? gpus : heads); ++i) {
       const int gpu = every_gpu ? i : plan.head_gpus[at(i)];
-      const std::uint32_t p = port_index(gpus, node, gpu, to_switch);
+      const std::uint32_t p = nvswitch_port(gpus, node, gpu, to_switch);
       slowest = std::min(slowest, network.link(pipeline.paths[p].front()).capacity.bytes_per_s);
-      route.lanes.push_back(pipeline.paths[p]);
+      route.lanes.emplace_back(pipeline.paths[p].begin(), pipeline.paths[p].end());
     }
     return std::pair{std::move(route), slowest / plan.channels / port_factor / heads};
   };

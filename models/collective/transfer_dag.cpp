@@ -6,6 +6,7 @@
 #include "sim/assert.hpp"
 
 #include <algorithm>
+#include <span>
 
 namespace railsim::models {
 
@@ -44,11 +45,9 @@ struct DagExecutor::Impl {
     waiting.assign(count, 0);
     arrivals_left.assign(count, 0);
     latency.assign(count, sim::Duration{});
-    std::vector<sim::Duration> path_latency(dag.paths.size());
+    std::vector<sim::Duration> latency_of(dag.paths.size());
     for (std::size_t p = 0; p < dag.paths.size(); ++p) {
-      for (const sim::LinkId link : dag.paths[p]) {
-        path_latency[p] += net.link(link).latency;
-      }
+      latency_of[p] = path_latency(net, dag.paths[p]);
     }
     next_on_connection.assign(count, -1);
     flows_draining.assign(count, 0);
@@ -70,7 +69,7 @@ struct DagExecutor::Impl {
       const DagTask& task = dag.tasks[t];
       RAILSIM_ASSERT(!task.flows.empty(), "a task moves at least one flow");
       for (const DagFlow& f : task.flows) {
-        latency[t] = std::max(latency[t], path_latency[f.path]);
+        latency[t] = std::max(latency[t], latency_of[f.path]);
       }
       arrivals_left[t] = static_cast<std::uint32_t>(task.flows.size());
       for (const std::uint32_t d : task.depends_on) {
@@ -125,7 +124,8 @@ struct DagExecutor::Impl {
     }
     for (const DagFlow& f : task.flows) {
       sim::FlowSpec flow;
-      flow.path = dag.paths[f.path];
+      const std::span<const sim::LinkId> path = dag.paths[f.path];
+      flow.path.assign(path.begin(), path.end());
       flow.size = f.bytes;
       flow.group = group;
       if (!group) {

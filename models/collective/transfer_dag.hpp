@@ -27,6 +27,7 @@
 #pragma once
 
 #include "models/collective/collective_trace.hpp"
+#include "models/collective/path_table.hpp"
 #include "sim/bandwidth.hpp"
 #include "sim/bytes.hpp"
 #include "sim/flow_network.hpp"
@@ -72,7 +73,7 @@ struct DagTask {
 };
 
 struct TransferDag {
-  std::vector<std::vector<sim::LinkId>> paths;
+  PathTable paths;
   std::vector<DagTask> tasks;  // each after the tasks it depends on and its `after`
   // For a traced run only (else empty): who sends each task, and the names `what` indexes.
   std::vector<TraceSender> senders;

@@ -34,10 +34,11 @@ struct Bench {
     GroupPipeline pipeline;
     PipelineGroup group;
     for (std::size_t m = 0; m < member_links.size(); ++m) {
-      std::vector<sim::LinkId>& path = pipeline.paths.emplace_back();
+      std::vector<sim::LinkId> path;
       for (const int l : member_links[m]) {
         path.push_back(links[static_cast<std::size_t>(l)]);
       }
+      pipeline.paths.add(path);
       group.members.push_back({static_cast<std::uint32_t>(m), sim::bytes(bytes[m])});
     }
     pipeline.channels = {{group}};

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <optional>
+#include <span>
 
 namespace railsim::models {
 namespace {
@@ -21,7 +22,7 @@ double chain_us(bool streams) {
   TransferDag dag;
   for (int hop = 0; hop < 3; ++hop) {
     const sim::LinkId link = network.add_link({sim::gbytes_per_s(10.0), sim::us(1.0), "hop"});
-    dag.paths.push_back({link});
+    dag.paths.add(std::span(&link, 1));
     DagTask task;
     task.flows = {{static_cast<std::uint32_t>(hop), sim::bytes(1'000'000)}};
     task.hold = sim::us(2.0);
