@@ -46,9 +46,9 @@ LinkId FlowNetwork::add_link(LinkSpec spec) {
   }
   Link link;
   link.capacity = spec.capacity.bytes_per_s;
-  link.latency = spec.latency;
   link.last_change = sim_.now();
   links_.push_back(std::move(link));
+  link_latencies_.push_back(spec.latency);
   link_names_ += spec.name;
   link_name_ends_.push_back(static_cast<std::uint32_t>(link_names_.size()));
   return LinkId{index};
@@ -60,16 +60,6 @@ const FlowNetwork::Link& FlowNetwork::checked_link(LinkId id) const {
                                  links_.size()));
   }
   return links_[id.index];
-}
-
-std::string_view FlowNetwork::link_name(std::uint32_t link) const {
-  const std::uint32_t begin = link == 0 ? 0 : link_name_ends_[link - 1];
-  return std::string_view(link_names_).substr(begin, link_name_ends_[link] - begin);
-}
-
-LinkInfo FlowNetwork::link(LinkId id) const {
-  const Link& l = checked_link(id);
-  return LinkInfo{Bandwidth{l.capacity}, l.latency, link_name(id.index)};
 }
 
 std::string FlowNetwork::link_label(std::uint32_t link) const {
@@ -148,7 +138,7 @@ FlowId FlowNetwork::start_flow(FlowSpec spec) {
   flow.start = sim_.now();
   flow.latency = Duration::zero();
   for (LinkId link : spec.path) {
-    flow.latency += links_[link.index].latency;
+    flow.latency += link_latencies_[link.index];
   }
   const bool empty = spec.size.count == 0;
   const std::optional<GroupId> group = spec.group;

@@ -152,7 +152,10 @@ class FlowNetwork {
 
   std::size_t link_count() const { return links_.size(); }
 
-  LinkInfo link(LinkId id) const;
+  LinkInfo link(LinkId id) const {
+    const Link& l = checked_link(id);
+    return LinkInfo{Bandwidth{l.capacity}, link_latencies_[id.index], link_name(id.index)};
+  }
 
   // Changes a link's capacity from now on (a port retrained at a lower rate, say); the flows
   // crossing it are re-solved at once.
@@ -225,10 +228,9 @@ class FlowNetwork {
     std::vector<Crosser> crossers;
     LinkCounters counters;
     SimTime last_change = kTimeZero;  // when bytes_carried and busy_time were last brought up
-    Duration latency{};
-    std::uint64_t visited = 0;  // scratch: the pass that coupled all of this link's crossers
-    std::uint64_t touched = 0;  // scratch: the pass that met it as a partly coupled link
-    std::uint32_t local = 0;    // scratch: index in the sub-problem
+    std::uint64_t visited = 0;        // scratch: the pass that coupled all of this link's crossers
+    std::uint64_t touched = 0;        // scratch: the pass that met it as a partly coupled link
+    std::uint32_t local = 0;          // scratch: index in the sub-problem
   };
 
   struct Member {
@@ -266,7 +268,12 @@ class FlowNetwork {
   };
 
   const Link& checked_link(LinkId id) const;
-  std::string_view link_name(std::uint32_t link) const;
+
+  std::string_view link_name(std::uint32_t link) const {
+    const std::uint32_t begin = link == 0 ? 0 : link_name_ends_[link - 1];
+    return std::string_view(link_names_).substr(begin, link_name_ends_[link] - begin);
+  }
+
   std::uint32_t checked_flow(FlowId id) const;
   void validate(const FlowSpec& spec) const;
   std::uint32_t acquire_var();
@@ -306,6 +313,10 @@ class FlowNetwork {
 
   Simulator& sim_;
   std::vector<Link> links_;
+  // By link, its latency: summed link by link over long paths (a route's, a flow's), so it is
+  // kept apart from the solver's state, and link() inline lets a caller that reads only the
+  // latency touch nothing else.
+  std::vector<Duration> link_latencies_;
   std::string link_names_;                     // every link's name, one after another
   std::vector<std::uint32_t> link_name_ends_;  // by link, where its name ends in link_names_
   std::vector<Var> vars_;

@@ -120,11 +120,12 @@ std::vector<std::vector<sim::LinkId>> System::routes(Endpoint src,
                                                      std::uint64_t queue_pair) const {
   const auto from = at(leaf_of(src.node, src.nic));
   const auto to = at(leaf_of(dst.node, dst.nic));
+  std::vector<std::vector<sim::LinkId>> paths;
   if (spec_.fabric.routing == Routing::kEcmp || from == to) {
-    return {route(src, dst, queue_pair)};
+    paths.push_back(route(src, dst, queue_pair));  // moved, where {route(...)} would copy it
+    return paths;
   }
   const int lanes = adaptive_lane_count(*links_, from, to);
-  std::vector<std::vector<sim::LinkId>> paths;
   paths.reserve(at(lanes));
   for (int lane = 0; lane < lanes; ++lane) {
     paths.push_back(route_between_nodes(*this, *links_, src, dst, queue_pair, lane));
