@@ -62,6 +62,15 @@ const FlowNetwork::Link& FlowNetwork::checked_link(LinkId id) const {
   return links_[id.index];
 }
 
+std::optional<LinkId> FlowNetwork::find_link(std::string_view name) const {
+  for (std::uint32_t l = 0; l < link_count(); ++l) {
+    if (link_name(l) == name) {
+      return LinkId{l};
+    }
+  }
+  return std::nullopt;
+}
+
 std::string FlowNetwork::link_label(std::uint32_t link) const {
   const std::string_view name = link_name(link);
   return name.empty() ? fmt::format("#{}", link) : fmt::format("'{}'", name);

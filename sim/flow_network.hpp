@@ -92,7 +92,7 @@ struct FlowRecord {
 using FlowCallback = std::function<void(const FlowRecord&)>;
 
 struct FlowSpec {
-  std::vector<LinkId> path;                  // non-empty; no link twice
+  std::vector<LinkId> path;                  // non-empty; a link listed twice is crossed twice
   Bytes size;                                // >= 0
   Bandwidth rate_cap = kUnboundedBandwidth;  // > 0
   double weight = 1.0;                       // > 0; a group member takes its group's weight
@@ -151,6 +151,10 @@ class FlowNetwork {
   LinkId add_link(LinkSpec spec);
 
   std::size_t link_count() const { return links_.size(); }
+
+  // The first link named `name`, if any: a scan of every link's name, for input and tests, not
+  // for a hot path.
+  std::optional<LinkId> find_link(std::string_view name) const;
 
   LinkInfo link(LinkId id) const {
     const Link& l = checked_link(id);

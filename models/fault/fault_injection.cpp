@@ -18,21 +18,11 @@
 namespace railsim::models {
 namespace {
 
-// The link of that name; O(links).
-std::optional<sim::LinkId> find_link(const sim::FlowNetwork& network, const std::string& name) {
-  for (std::uint32_t l = 0; l < network.link_count(); ++l) {
-    if (network.link(sim::LinkId{l}).name == name) {
-      return sim::LinkId{l};
-    }
-  }
-  return std::nullopt;
-}
-
 // Both directions of the cable whose upward link is named `up`.
 std::array<std::string, 2> cable_names(const System& system,
                                        const sim::FlowNetwork& network,
                                        const std::string& up) {
-  if (const std::optional<sim::LinkId> link = find_link(network, up)) {
+  if (const std::optional<sim::LinkId> link = network.find_link(up)) {
     return {up, std::string(network.link(system.cable_of(*link).second).name)};
   }
   throw sim::InputError(fmt::format("the system has no cable {}", up));
@@ -59,7 +49,7 @@ std::array<std::string, 2> fault_links(const System& system,
 // The fault's links at its rate, or down.
 void apply_to_links(const ElementFault& f, System& system, sim::FlowNetwork& network) {
   for (const std::string& name : fault_links(system, network, f)) {
-    const std::optional<sim::LinkId> link = find_link(network, name);
+    const std::optional<sim::LinkId> link = network.find_link(name);
     if (!link) {
       throw sim::InputError(fmt::format("the system has no link {}", name));
     }

@@ -405,10 +405,8 @@ SystemFile system_from_argument(const std::string& preset_or_file) {
 sim::LinkId fault_link(const std::string& file,
                        const LinkFault& fault,
                        const sim::FlowNetwork& network) {
-  for (std::uint32_t l = 0; l < network.link_count(); ++l) {
-    if (network.link(sim::LinkId{l}).name == fault.link) {
-      return sim::LinkId{l};
-    }
+  if (const std::optional<sim::LinkId> link = network.find_link(fault.link)) {
+    return *link;
   }
   std::vector<std::string_view> names;
   names.reserve(network.link_count());

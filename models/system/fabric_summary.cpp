@@ -50,15 +50,6 @@ FabricSummary summarize(const System& system, const sim::FlowNetwork& network) {
   s.requested_oversubscription = fabric.oversubscription;
   s.total_links = static_cast<int>(network.link_count());
 
-  // Only the asserts below look links up by name, so the scan runs only where they are on.
-  [[maybe_unused]] auto has_link = [&](const std::string& name) {
-    for (std::uint32_t l = 0; l < designed_network.link_count(); ++l) {
-      if (designed_network.link(sim::LinkId{l}).name == name) {
-        return true;
-      }
-    }
-    return false;
-  };
   // NIC ports and cables between switches, at their designed rates. The designed copy numbers
   // its links as `system` does, so the System's own classification applies to both.
   s.node_port_rate = sim::kUnboundedBandwidth;
@@ -91,15 +82,18 @@ FabricSummary summarize(const System& system, const sim::FlowNetwork& network) {
   const int spines_of_leaf = fabric.spines;
   s.uplinks_to_spine.assign(static_cast<std::size_t>(spines_of_leaf), 0);
   for (int port = 0; port < s.uplinks_per_leaf; ++port) {
-    RAILSIM_ASSERT(has_link(fmt::format("leaf0>spine{}.{}", port % spines_of_leaf, port)),
-                   "uplinks are spread round-robin over the spines");
+    RAILSIM_ASSERT(
+        designed_network.find_link(fmt::format("leaf0>spine{}.{}", port % spines_of_leaf, port))
+            .has_value(),
+        "uplinks are spread round-robin over the spines");
     ++s.uplinks_to_spine[static_cast<std::size_t>(port % spines_of_leaf)];
   }
   const int cores = s.cores_per_plane;
   s.uplinks_to_core.assign(static_cast<std::size_t>(std::min(cores, s.uplinks_per_spine)), 0);
   for (int port = 0; port < s.uplinks_per_spine; ++port) {
-    RAILSIM_ASSERT(has_link(fmt::format("spine0>core{}.{}", port % cores, port)),
-                   "spine 0's uplinks are spread round-robin over the first cores");
+    RAILSIM_ASSERT(
+        designed_network.find_link(fmt::format("spine0>core{}.{}", port % cores, port)).has_value(),
+        "spine 0's uplinks are spread round-robin over the first cores");
     ++s.uplinks_to_core[static_cast<std::size_t>(port % cores)];
   }
 

@@ -482,10 +482,8 @@ TEST(FaultDiagnosis, NamedFaultsWrittenAsAFaultFileReproduceThePrediction) {
                                                   sim::FlowNetwork& network) {
       models::scenario::SystemFile file{"", faulty.system, {}, "faults.json"};
       for (const models::LinkFault& link : faults.links) {
-        for (std::uint32_t l = 0; l < network.link_count(); ++l) {
-          if (network.link(sim::LinkId{l}).name == link.link) {
-            file.faults.push_back(link);
-          }
+        if (network.find_link(link.link)) {
+          file.faults.push_back(link);
         }
       }
       models::scenario::apply_faults(file, system, network);

@@ -20,13 +20,9 @@ struct Testbed : testing::CollectiveBed {
   Testbed() : CollectiveBed(2, 8) {}
 
   void take_down(const std::string& name) {
-    for (std::uint32_t i = 0; i < network.link_count(); ++i) {
-      if (network.link(sim::LinkId{i}).name == name) {
-        system->set_link_down(sim::LinkId{i});
-        return;
-      }
-    }
-    FAIL() << "no link " << name;
+    const std::optional<sim::LinkId> link = network.find_link(name);
+    ASSERT_TRUE(link) << "no link " << name;
+    system->set_link_down(*link);
   }
 };
 

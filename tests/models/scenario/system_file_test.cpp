@@ -2,6 +2,8 @@
 // The shipped scenarios (scenarios/*.json) read into the systems their descriptions promise.
 #include "models/scenario/system_file.hpp"
 
+#include "tests/link_named.hpp"
+
 #include "models/scenario/scenario_error.hpp"
 #include "sim/simulator.hpp"
 
@@ -12,16 +14,6 @@ namespace {
 
 SystemFile shipped(const std::string& stem) {
   return load_system_file(std::string(RAILSIM_SOURCE_DIR) + "/scenarios/" + stem + ".json");
-}
-
-sim::LinkId link_named(const sim::FlowNetwork& net, const std::string& name) {
-  for (std::uint32_t l = 0; l < net.link_count(); ++l) {
-    if (net.link(sim::LinkId{l}).name == name) {
-      return sim::LinkId{l};
-    }
-  }
-  ADD_FAILURE() << "no link " << name;
-  return {};
 }
 
 TEST(SystemFile, DefaultsFollowTheFabricSpec) {
@@ -52,7 +44,7 @@ TEST(SystemFile, OversubscribedScenarioHalvesTheUplinks) {
   sim::Simulator sim;
   sim::FlowNetwork net(sim);
   const System system(f.system, net);
-  (void)link_named(net, "leaf0>spine3.3");
+  (void)test::link_named(net, "leaf0>spine3.3");
   for (std::uint32_t l = 0; l < net.link_count(); ++l) {
     EXPECT_NE(net.link(sim::LinkId{l}).name, "leaf0>spine0.4");
   }
@@ -64,11 +56,12 @@ TEST(SystemFile, HalfRateFaultHalvesExactlyThatCable) {
   sim::Simulator sim;
   sim::FlowNetwork net(sim);
   System system(f.system, net);
-  const double before = net.link(link_named(net, "leaf0>spine1.1")).capacity.bytes_per_s;
+  const double before = net.link(test::link_named(net, "leaf0>spine1.1")).capacity.bytes_per_s;
   apply_faults(f, system, net);
   sim.run();
-  EXPECT_DOUBLE_EQ(net.link(link_named(net, "leaf0>spine1.1")).capacity.bytes_per_s, before / 2);
-  EXPECT_DOUBLE_EQ(net.link(link_named(net, "leaf0>spine0.0")).capacity.bytes_per_s, before);
+  EXPECT_DOUBLE_EQ(net.link(test::link_named(net, "leaf0>spine1.1")).capacity.bytes_per_s,
+                   before / 2);
+  EXPECT_DOUBLE_EQ(net.link(test::link_named(net, "leaf0>spine0.0")).capacity.bytes_per_s, before);
 }
 
 TEST(SystemFile, GdrOffScenarioDisablesGdrOnNodeTwoOnly) {
@@ -86,7 +79,7 @@ TEST(SystemFile, RoceScenarioPaysEthernetHeaders) {
   sim::Simulator sim;
   sim::FlowNetwork net(sim);
   const System system(f.system, net);
-  EXPECT_NEAR(net.link(link_named(net, "n0.mlx5_0>leaf0")).capacity.bytes_per_s,
+  EXPECT_NEAR(net.link(test::link_named(net, "n0.mlx5_0>leaf0")).capacity.bytes_per_s,
               50e9 * 4096.0 / 4178.0, 1.0);
   EXPECT_EQ(f.system.fabric.switch_latency, sim::ns(600));
 }
@@ -118,8 +111,10 @@ TEST(SystemFile, PcieFaultTrainsBothDirectionsOfAnElementsLinkDown) {
   System system(f.system, net);
   apply_faults(f, system, net);
   const double gen4 = 16 * 16 * 128.0 / 130 / 8 * 0.78;
-  EXPECT_NEAR(net.link(link_named(net, "n1.gpu3>n1.sw3")).capacity.in_gbytes_per_s(), gen4, 1e-9);
-  EXPECT_NEAR(net.link(link_named(net, "n1.sw3>n1.gpu3")).capacity.in_gbytes_per_s(), gen4, 1e-9);
+  EXPECT_NEAR(net.link(test::link_named(net, "n1.gpu3>n1.sw3")).capacity.in_gbytes_per_s(), gen4,
+              1e-9);
+  EXPECT_NEAR(net.link(test::link_named(net, "n1.sw3>n1.gpu3")).capacity.in_gbytes_per_s(), gen4,
+              1e-9);
   sim::FlowSpec stream;
   stream.path = system.route({0, 3, 3}, {1, 3, 3});
   stream.size = sim::gb(1);
@@ -153,8 +148,8 @@ TEST(SystemFile, DownFaultTakesACableOutOfTheRoutes) {
   sim::FlowNetwork net(sim);
   System system(f.system, net);
   apply_faults(f, system, net);
-  EXPECT_TRUE(system.is_link_down(link_named(net, "leaf0>spine1.1")));
-  EXPECT_FALSE(system.is_link_down(link_named(net, "leaf0>spine1.5")));
+  EXPECT_TRUE(system.is_link_down(test::link_named(net, "leaf0>spine1.1")));
+  EXPECT_FALSE(system.is_link_down(test::link_named(net, "leaf0>spine1.5")));
 }
 
 TEST(SystemFile, PresetNameMakesATwoNodeSystem) {

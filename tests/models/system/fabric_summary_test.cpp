@@ -171,13 +171,9 @@ TEST(FabricSummary, ListsTheLinksAFaultSlowedWithTheirDesignedRate) {
   sim::Simulator simulator;
   sim::FlowNetwork network(simulator);
   const System system(spec, network);
-  sim::LinkId uplink{};
-  for (std::uint32_t l = 0; l < network.link_count(); ++l) {
-    if (network.link(sim::LinkId{l}).name == "leaf0>spine0.0") {
-      uplink = sim::LinkId{l};
-    }
-  }
-  ASSERT_EQ(network.link(uplink).name, "leaf0>spine0.0");
+  const std::optional<sim::LinkId> found = network.find_link("leaf0>spine0.0");
+  ASSERT_TRUE(found);
+  const sim::LinkId uplink = *found;
   network.set_link_capacity(uplink, sim::gbps(200));
   const FabricSummary s = summarize(system, network);
   ASSERT_EQ(s.degraded.size(), 1U);

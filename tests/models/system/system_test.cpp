@@ -4,6 +4,7 @@
 // flows that cross it, and transfers without GPUDirect RDMA bounce through host memory.
 #include "models/system/system.hpp"
 
+#include "tests/link_named.hpp"
 #include "tests/sanitizers.hpp"
 
 #include "models/hardware/node_presets.hpp"
@@ -419,16 +420,6 @@ TEST(SystemAdaptive, AdaptiveRoutingSpreadsEveryTransferOverEveryUplink) {
 namespace railsim::models {
 namespace {
 
-sim::LinkId named(const sim::FlowNetwork& net, const std::string& name) {
-  for (std::uint32_t l = 0; l < net.link_count(); ++l) {
-    if (net.link(sim::LinkId{l}).name == name) {
-      return sim::LinkId{l};
-    }
-  }
-  ADD_FAILURE() << "no link " << name;
-  return {};
-}
-
 TEST(SystemDown, RoutesAvoidCablesThatAreDown) {
   // Two units of 8, 4 spines, 8 uplinks per leaf (ports p to spine p % 4). With leaf0's two
   // cables up to spine 0 (ports 0 and 4) down, no route from leaf0 climbs to spine 0; every
@@ -438,8 +429,8 @@ TEST(SystemDown, RoutesAvoidCablesThatAreDown) {
   SystemSpec spec = h100_system(16);
   spec.fabric.nodes_per_leaf = 8;
   System system(spec, net);
-  system.set_link_down(named(net, "leaf0>spine0.0"));
-  system.set_link_down(named(net, "leaf0>spine0.4"));
+  system.set_link_down(test::link_named(net, "leaf0>spine0.0"));
+  system.set_link_down(test::link_named(net, "leaf0>spine0.4"));
   for (int a = 0; a < 8; ++a) {
     for (std::uint64_t qp = 0; qp < 16; ++qp) {
       const auto path = system.route({a, 0, 0}, {8 + a, 0, 0}, qp);
@@ -457,16 +448,16 @@ TEST(SystemDown, NoPathLeftOrANicPortDownIsAClearError) {
   SystemSpec spec = h100_system(16);
   spec.fabric.nodes_per_leaf = 8;
   System system(spec, net);
-  system.set_link_down(named(net, "n1.mlx5_0>leaf0"));
+  system.set_link_down(test::link_named(net, "n1.mlx5_0>leaf0"));
   EXPECT_THROW((void)system.route({1, 0, 0}, {9, 0, 0}), sim::InputError);
   EXPECT_NO_THROW((void)system.route({2, 0, 0}, {9, 0, 0}));
   for (int port = 0; port < 8; ++port) {
-    system.set_link_down(
-        named(net, "leaf0>spine" + std::to_string(port % 4) + "." + std::to_string(port)));
+    system.set_link_down(test::link_named(
+        net, "leaf0>spine" + std::to_string(port % 4) + "." + std::to_string(port)));
   }
   EXPECT_THROW((void)system.route({2, 0, 0}, {9, 0, 0}), sim::InputError);
   EXPECT_NO_THROW((void)system.route({2, 0, 0}, {3, 0, 0}));  // same leaf: no uplink needed
-  EXPECT_THROW(system.set_link_down(named(net, "n0.gpu0>n0.sw0")), sim::InputError);
+  EXPECT_THROW(system.set_link_down(test::link_named(net, "n0.gpu0>n0.sw0")), sim::InputError);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 // over the core cables, a degraded core cable, bad parameters, and the preset as scenario files
 // write it. Every expected figure is derived by hand in the comments.
 #include "tests/input_error_text.hpp"
+#include "tests/link_named.hpp"
 
 #include "models/fabric/fabric_presets.hpp"
 #include "models/hardware/node_presets.hpp"
@@ -42,22 +43,7 @@ SystemSpec small_three_tier(Routing routing = Routing::kEcmp) {
 }
 
 bool has_link(const sim::FlowNetwork& net, const std::string& name) {
-  for (std::uint32_t l = 0; l < net.link_count(); ++l) {
-    if (net.link(sim::LinkId{l}).name == name) {
-      return true;
-    }
-  }
-  return false;
-}
-
-sim::LinkId named(const sim::FlowNetwork& net, const std::string& name) {
-  for (std::uint32_t l = 0; l < net.link_count(); ++l) {
-    if (net.link(sim::LinkId{l}).name == name) {
-      return sim::LinkId{l};
-    }
-  }
-  ADD_FAILURE() << "no link " << name;
-  return {};
+  return net.find_link(name).has_value();
 }
 
 // The names of the cables between switches along a path, in order.
@@ -268,8 +254,8 @@ TEST(ThreeTier, RoutesAvoidACoreCableThatIsDown) {
   sim::Simulator sim;
   sim::FlowNetwork net(sim);
   System system(small_three_tier(), net);
-  system.set_link_down(named(net, "spine0>core0.0"));
-  system.set_link_down(named(net, "spine0>core0.4"));
+  system.set_link_down(test::link_named(net, "spine0>core0.0"));
+  system.set_link_down(test::link_named(net, "spine0>core0.4"));
   for (int a = 0; a < 8; ++a) {
     for (std::uint64_t qp = 0; qp < 16; ++qp) {
       for (const std::string& name :
