@@ -24,6 +24,11 @@ constexpr auto kDrainsLater = [](const auto& a, const auto& b) {
   return a.target != b.target ? a.target > b.target : a.flow > b.flow;
 };
 
+// A link in a message: its name quoted, or its index where it has none.
+std::string label(std::string_view name, std::uint32_t index) {
+  return name.empty() ? fmt::format("#{}", index) : fmt::format("'{}'", name);
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -32,17 +37,16 @@ constexpr auto kDrainsLater = [](const auto& a, const auto& b) {
 LinkId FlowNetwork::add_link(LinkSpec spec) {
   const auto index = static_cast<std::uint32_t>(links_.size());
   if (!(spec.capacity.bytes_per_s > 0.0) || !std::isfinite(spec.capacity.bytes_per_s)) {
-    throw InputError(fmt::format("link '{}': capacity {} bytes/s, expected a finite rate > 0",
-                                 spec.name.empty() ? fmt::format("#{}", index) : spec.name,
-                                 spec.capacity.bytes_per_s));
+    throw InputError(fmt::format("link {}: capacity {} bytes/s, expected a finite rate > 0",
+                                 label(spec.name, index), spec.capacity.bytes_per_s));
   }
   if (spec.latency < Duration::zero()) {
-    throw InputError(fmt::format("link '{}': latency {}, expected >= 0",
-                                 spec.name.empty() ? fmt::format("#{}", index) : spec.name,
+    throw InputError(fmt::format("link {}: latency {}, expected >= 0", label(spec.name, index),
                                  format_duration(spec.latency)));
   }
   if (link_names_.size() + spec.name.size() > std::numeric_limits<std::uint32_t>::max()) {
-    throw InputError(fmt::format("link '{}': the links' names exceed 4 GiB", spec.name));
+    throw InputError(
+        fmt::format("link {}: the links' names exceed 4 GiB", label(spec.name, index)));
   }
   Link link;
   link.capacity = spec.capacity.bytes_per_s;
@@ -72,8 +76,7 @@ std::optional<LinkId> FlowNetwork::find_link(std::string_view name) const {
 }
 
 std::string FlowNetwork::link_label(std::uint32_t link) const {
-  const std::string_view name = link_name(link);
-  return name.empty() ? fmt::format("#{}", link) : fmt::format("'{}'", name);
+  return label(link_name(link), link);
 }
 
 void FlowNetwork::set_link_capacity(LinkId id, Bandwidth capacity) {

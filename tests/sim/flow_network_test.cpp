@@ -4,6 +4,7 @@
 // engine's rates equal a full max-min solve and that bytes are conserved on every link.
 #include "sim/flow_network.hpp"
 
+#include "tests/input_error_text.hpp"
 #include "tests/sim/flow_fixture.hpp"
 
 #include "sim/input_error.hpp"
@@ -290,6 +291,11 @@ TEST_F(FlowNetworkTest, ErrorMessagesNameTheLinkAndWhatWasExpected) {
               std::string::npos)
         << e.what();
   }
+  // A link without a name goes by its index.
+  EXPECT_EQ(test::input_error_text([&] {
+              net.add_link({gbps(100), -us(1), ""});
+            }),
+            "link #1: latency -1.000 us, expected >= 0");
   try {
     net.start_flow(spec({l}, bytes(-2)));
     FAIL() << "expected an InputError";
