@@ -15,10 +15,13 @@ int leaf_uplinks(const FabricSpec& fabric) {
   return static_cast<int>(fabric.nodes_per_leaf / fabric.oversubscription);
 }
 
+int spine_downlinks(const FabricSpec& fabric, int rails) {
+  return rails_per_plane(fabric, rails) * fabric.units_per_pod *
+         ceil_div(leaf_uplinks(fabric), fabric.spines);
+}
+
 int spine_uplinks(const FabricSpec& fabric, int rails) {
-  const int downlinks = rails_per_plane(fabric, rails) * fabric.units_per_pod *
-                        ceil_div(leaf_uplinks(fabric), fabric.spines);
-  return static_cast<int>(downlinks / fabric.core_oversubscription);
+  return static_cast<int>(spine_downlinks(fabric, rails) / fabric.core_oversubscription);
 }
 
 TierPorts ports_needed(const FabricSpec& fabric, int nodes, int rails) {

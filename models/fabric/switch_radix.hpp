@@ -27,9 +27,12 @@ struct TierPorts {
 // A leaf's uplinks: nodes_per_leaf / oversubscription, rounded down (0: none, an error).
 int leaf_uplinks(const FabricSpec& fabric);
 
-// With three tiers, a spine's uplinks: its downlinks in a full pod (a plane's rails x
-// units_per_pod x a leaf's cables to it) / core_oversubscription, rounded down (0: none, an
-// error).
+// With three tiers, a spine's downlinks in a full pod: a plane's rails x units_per_pod x a
+// leaf's cables to it.
+int spine_downlinks(const FabricSpec& fabric, int rails);
+
+// With three tiers, a spine's uplinks: spine_downlinks / core_oversubscription, rounded down (0:
+// none, an error).
 int spine_uplinks(const FabricSpec& fabric, int rails);
 
 // The ports of the busiest switch of each tier for `nodes` nodes of `rails` compute NICs (every

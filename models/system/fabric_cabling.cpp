@@ -88,8 +88,7 @@ int count_uplinks(const FabricSpec& fabric, SystemLinks& m) {
   if (m.spine_uplinks < 1) {
     throw sim::InputError(fmt::format(
         "fabric: {} downlinks per spine at {}:1 core oversubscription leave a spine no uplink",
-        rails_per_plane(fabric, m.rails) * m.units_per_pod * (uplinks / fabric.spines),
-        fabric.core_oversubscription));
+        spine_downlinks(fabric, m.rails), fabric.core_oversubscription));
   }
   return uplinks;
 }

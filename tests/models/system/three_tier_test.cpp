@@ -287,7 +287,8 @@ TEST(ThreeTier, ImpossibleParametersAreClearErrors) {
   // 4 uplinks cannot spread evenly over 3 spines.
   expect_error([](FabricSpec& f) { f.spines = 3; }, "4 uplinks over 3 spines");
   // 16 downlinks at 32:1 leave floor(0.5) = 0 uplinks.
-  expect_error([](FabricSpec& f) { f.core_oversubscription = 32.0; }, "leave a spine no uplink");
+  expect_error([](FabricSpec& f) { f.core_oversubscription = 32.0; },
+               "16 downlinks per spine at 32:1 core oversubscription leave a spine no uplink");
 }
 
 }  // namespace
