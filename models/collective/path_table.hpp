@@ -39,13 +39,6 @@ class PathTable {
     return static_cast<std::uint32_t>(ends_.size() - 1);
   }
 
-  // Adds every path of `other`, in order, after this table's.
-  void append(const PathTable& other) {
-    for (std::size_t p = 0; p < other.size(); ++p) {
-      add(other[p]);
-    }
-  }
-
  private:
   std::vector<sim::LinkId> links_;
   std::vector<std::uint32_t> ends_;  // path p is links_[ends_[p - 1] .. ends_[p])
