@@ -2,8 +2,8 @@
 // What calibration fits to: the figures of real tool outputs that the model can predict, each
 // with the place it was read from. nccl-tests rows give a collective's out-of-place time;
 // perftest rows give an RDMA stream's average bandwidth or a ping-pong's typical latency.
-// Anything the model does not run (alltoall, sendrecv, ib_read_lat's full round trip,
-// bidirectional streams) is set aside with a note rather than misread.
+// Anything the model does not run (ib_read_lat's full round trip, bidirectional streams), or
+// that a fit does not use yet (alltoall, sendrecv), is set aside with a note rather than misread.
 #pragma once
 
 #include "calibrate/fit/model_parameters.hpp"
@@ -54,7 +54,7 @@ void place_collective(Measurement& measurement,
                       std::vector<int> node_ids,
                       std::vector<int> gpu_ids);
 
-// The collective an nccl-tests op names ("all_reduce"), when the model runs it.
+// The collective an nccl-tests op names ("all_reduce", "alltoall"), when the model runs it.
 std::optional<models::CollectiveOp> modelled_op(const std::string& nccl_tests_op);
 
 // The unit of a kind's figures, for tables: "us" or "GB/s".

@@ -9,6 +9,8 @@
 #include "models/collective/nvls_plan.hpp"
 #include "models/collective/nvls_tree_lowering.hpp"
 #include "models/collective/nvls_tree_plan.hpp"
+#include "models/collective/p2p_lowering.hpp"
+#include "models/collective/p2p_plan.hpp"
 #include "models/collective/pat_lowering.hpp"
 #include "models/collective/pat_plan.hpp"
 #include "models/collective/ring_layout.hpp"
@@ -60,6 +62,10 @@ sim::Duration from_us(double us) { return sim::seconds(us * 1e-6); }
 
 }  // namespace
 
+std::string_view algorithm_label(const CollectiveResult& result) {
+  return result.algorithm ? algorithm_name(*result.algorithm) : "p2p";
+}
+
 double busbw_factor(CollectiveOp op, int ranks) {
   const double n = ranks;
   switch (op) {
@@ -67,8 +73,10 @@ double busbw_factor(CollectiveOp op, int ranks) {
       return 2.0 * (n - 1.0) / n;
     case CollectiveOp::kAllGather:
     case CollectiveOp::kReduceScatter:
+    case CollectiveOp::kAllToAll:
       return (n - 1.0) / n;
     case CollectiveOp::kBroadcast:
+    case CollectiveOp::kSendRecv:
       return 1.0;
   }
   return 1.0;
@@ -251,7 +259,7 @@ struct CallReport {
     result.time = end - start;
     if (trace) {
       trace->call(fmt::format("{} {} {} {}", op_name(op), sim::size_text(size),
-                              algorithm_name(result.algorithm), protocol_name(result.protocol)),
+                              algorithm_label(result), protocol_name(result.protocol)),
                   start, end,
                   {{"channels", std::int64_t{result.channels}},
                    {"execution", std::string(execution_name(result.execution))}});
@@ -326,6 +334,77 @@ std::unique_ptr<CollectiveCall> execute(sim::FlowNetwork& network,
                                        std::move(report));
 }
 
+// The report of a call of `request` starting now, NCCL's choices still to fill in.
+CallReport report_for(const CollectiveRequest& request,
+                      const sim::Simulator& simulator,
+                      CollectiveTrace* trace,
+                      std::function<void(const CollectiveResult&)> done) {
+  CallReport report;
+  report.op = request.op;
+  report.size = request.size;
+  report.ranks = request.comm.ranks();
+  report.start = simulator.now();
+  report.trace = trace;
+  report.done = std::move(done);
+  return report;
+}
+
+// AllToAll or SendRecv: every message at once on NCCL's p2p channels (p2p_plan.hpp). NCCL's
+// tuner has no p2p figures, so a message pays what a ring step over the same hop does with the
+// same protocol, and the call a ring's base latency (nccl:src/graph/tuning.cc), each with the
+// calibrated software costs above them. NCCL_MAX_NCHANNELS (`channels`) bounds the channels per
+// network peer.
+std::unique_ptr<CollectiveCall> start_p2p(const System& system,
+                                          sim::FlowNetwork& network,
+                                          sim::Simulator& simulator,
+                                          const CollectiveRequest& request,
+                                          const TuningTopology& topology,
+                                          std::function<void(const CollectiveResult&)> done,
+                                          CollectiveTrace* trace) {
+  const std::string_view op = op_name(request.op);
+  if (request.algorithm) {
+    throw sim::InputError(fmt::format(
+        "{} runs on NCCL's point-to-point channels, which no algorithm (NCCL_ALGO) chooses", op));
+  }
+  if (request.protocol) {
+    throw sim::InputError(fmt::format(
+        "{} chooses its own protocol, as NCCL's point-to-point calls do: LL below {} B per peer "
+        "(NCCL_P2P_LL_THRESHOLD), Simple above",
+        op, kP2pLlThreshold.count));
+  }
+  if (request.execution == Execution::kChunk) {
+    throw sim::InputError(fmt::format(
+        "{} runs pipelined only: each message streams through its connection's slots as one "
+        "transfer",
+        op));
+  }
+  const int net_channels = std::min(p2p_net_channels(topology.nic_bw_GBps * 1e9),
+                                    request.channels.value_or(std::numeric_limits<int>::max()));
+  const P2pPlan plan =
+      make_p2p_plan(system, request.op, request.size, request.comm, request.pxn, net_channels);
+  const CollectiveCalibration& calibration = request.calibration;
+  const Protocol protocol = plan.protocol;
+  CollectiveTiming timing;
+  timing.base_latency =
+      from_us(base_latency_us(Algorithm::kRing, protocol)) + calibration.base_latency;
+  timing.intra_hop_latency =
+      from_us(hop_latency_us(topology.intra_nvlink ? HopKind::kNvlink : HopKind::kPci,
+                             Algorithm::kRing, protocol)) +
+      calibration.step(protocol);
+  timing.inter_hop_latency = from_us(hop_latency_us(HopKind::kNet, Algorithm::kRing, protocol)) +
+                             calibration.step(protocol);
+  timing.wire_factor = wire_bytes_per_payload_byte(protocol);
+  timing.qps_per_connection = request.qps_per_connection;
+
+  CallReport report = report_for(request, simulator, trace, std::move(done));
+  report.chosen.protocol = protocol;
+  report.chosen.channels = net_channels;
+  report.chosen.execution = Execution::kPipelined;
+  return launch<DagExecutor>(network, simulator,
+                             p2p_dag(system, request.comm, plan, timing, trace != nullptr),
+                             timing.base_latency, trace, std::move(report));
+}
+
 }  // namespace
 
 CollectiveCall::~CollectiveCall() = default;
@@ -352,6 +431,9 @@ std::unique_ptr<CollectiveCall> start_collective(const System& system,
   const Communicator& comm = request.comm;
   check_fits(system, comm, request.channels);
   const TuningTopology topology = tuning_topology(system, comm);
+  if (is_point_to_point(request.op)) {
+    return start_p2p(system, network, simulator, request, topology, std::move(done), trace);
+  }
   const double bytes = static_cast<double>(request.size.count);
   const std::vector<Protocol> protocols =
       request.protocol ? std::vector<Protocol>{*request.protocol}
@@ -375,13 +457,7 @@ std::unique_ptr<CollectiveCall> start_collective(const System& system,
   const int channels = request.channels.value_or(trimmed_channels(
       comm_channels(topology, algorithm), algorithm, protocol, comm.ranks(), bytes));
 
-  CallReport report;
-  report.op = request.op;
-  report.size = request.size;
-  report.ranks = comm.ranks();
-  report.start = simulator.now();
-  report.trace = trace;
-  report.done = std::move(done);
+  CallReport report = report_for(request, simulator, trace, std::move(done));
   CollectiveResult& chosen = report.chosen;
   chosen.algorithm = algorithm;
   chosen.protocol = protocol;

@@ -29,6 +29,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string_view>
 
 namespace railsim::models {
 
@@ -47,7 +48,7 @@ struct CollectiveRequest {
 };
 
 struct CollectiveResult {
-  Algorithm algorithm = Algorithm::kRing;
+  std::optional<Algorithm> algorithm;  // none for AllToAll and SendRecv (NCCL's p2p channels)
   Protocol protocol = Protocol::kSimple;
   int channels = 1;
   Execution execution = Execution::kPipelined;
@@ -56,8 +57,11 @@ struct CollectiveResult {
   double busbw_GBps = 0.0;  // algbw x nccl-tests' factor for the operation
 };
 
-// nccl-tests' bus bandwidth factor: 2(n-1)/n AllReduce, (n-1)/n AllGather and ReduceScatter,
-// 1 Broadcast.
+// The algorithm a result ran, as reports name it: "p2p" for the point-to-point operations.
+std::string_view algorithm_label(const CollectiveResult& result);
+
+// nccl-tests' bus bandwidth factor: 2(n-1)/n AllReduce, (n-1)/n AllGather, ReduceScatter and
+// AllToAll, 1 Broadcast and SendRecv.
 double busbw_factor(CollectiveOp op, int ranks);
 
 // What NCCL's topology detection would report for this system and communicator.

@@ -1,7 +1,9 @@
 // File: models/collective/collective_types.hpp
 // The vocabulary of NCCL collectives: the operation, the algorithm that runs it and the protocol
 // that moves its bytes (nccl:src/include/device.h, src/graph/tuning.cc), with the names users type
-// (NCCL_ALGO and NCCL_PROTO spell them the same way, lower case here).
+// (NCCL_ALGO and NCCL_PROTO spell them the same way, lower case here). AllToAll and SendRecv are
+// nccl-tests' point-to-point programs: grouped ncclSend/ncclRecv calls, which NCCL runs on its
+// p2p channels with no algorithm of its tuner.
 #pragma once
 
 #include <array>
@@ -9,24 +11,36 @@
 
 namespace railsim::models {
 
-enum class CollectiveOp { kAllReduce, kAllGather, kReduceScatter, kBroadcast };
+enum class CollectiveOp {
+  kAllReduce,
+  kAllGather,
+  kReduceScatter,
+  kBroadcast,
+  kAllToAll,
+  kSendRecv
+};
 
 enum class Algorithm { kRing, kTree, kNvls, kNvlsTree, kPat };
 
 enum class Protocol { kLl, kLl128, kSimple };
 
-inline constexpr std::array kCollectiveOps = {CollectiveOp::kAllReduce, CollectiveOp::kAllGather,
-                                              CollectiveOp::kReduceScatter,
-                                              CollectiveOp::kBroadcast};
+inline constexpr std::array kCollectiveOps = {
+    CollectiveOp::kAllReduce, CollectiveOp::kAllGather, CollectiveOp::kReduceScatter,
+    CollectiveOp::kBroadcast, CollectiveOp::kAllToAll,  CollectiveOp::kSendRecv};
 inline constexpr std::array kAlgorithms = {Algorithm::kRing, Algorithm::kTree, Algorithm::kNvls,
                                            Algorithm::kNvlsTree, Algorithm::kPat};
 inline constexpr std::array kProtocols = {Protocol::kLl, Protocol::kLl128, Protocol::kSimple};
+
+constexpr bool is_point_to_point(CollectiveOp op) {
+  return op == CollectiveOp::kAllToAll || op == CollectiveOp::kSendRecv;
+}
 
 constexpr bool is_gather_scatter(CollectiveOp op) {
   return op == CollectiveOp::kAllGather || op == CollectiveOp::kReduceScatter;
 }
 
-// "all_reduce", "all_gather", "reduce_scatter", "broadcast": the nccl-tests program stems.
+// "all_reduce", "all_gather", "reduce_scatter", "broadcast", "alltoall", "sendrecv": the
+// nccl-tests program stems.
 constexpr std::string_view op_name(CollectiveOp op) {
   switch (op) {
     case CollectiveOp::kAllReduce:
@@ -37,6 +51,10 @@ constexpr std::string_view op_name(CollectiveOp op) {
       return "reduce_scatter";
     case CollectiveOp::kBroadcast:
       return "broadcast";
+    case CollectiveOp::kAllToAll:
+      return "alltoall";
+    case CollectiveOp::kSendRecv:
+      return "sendrecv";
   }
   return "?";
 }

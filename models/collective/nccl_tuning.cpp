@@ -43,8 +43,11 @@ int model_steps(CollectiveOp op, int ranks) {
       return ranks - 1;
     case CollectiveOp::kBroadcast:
       return ranks;
+    case CollectiveOp::kAllToAll:
+    case CollectiveOp::kSendRecv:
+      break;
   }
-  RAILSIM_UNREACHABLE("every CollectiveOp has a step count");
+  RAILSIM_UNREACHABLE("the tuner prices collectives only (enabled() refuses p2p)");
 }
 
 // Which (operation, algorithm, protocol) NCCL computes and enables by default
@@ -54,6 +57,9 @@ bool enabled(const TuningTopology& topology,
              CollectiveOp op,
              Algorithm algorithm,
              Protocol protocol) {
+  if (is_point_to_point(op)) {
+    return false;  // NCCL runs p2p on its own channels, outside its tuner
+  }
   // LL128 is on by default on SM90+ (inter <= PXN, intra <= NVB) and on older GPUs when the
   // inter path is <= PXB. TuningTopology carries no GPU-NIC path type, so the NIC is taken as
   // GDR-close (PIX/PXB, as on DGX) and the intra graph decides, on every arch: NVLink on (so

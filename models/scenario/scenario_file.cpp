@@ -44,6 +44,15 @@ std::vector<BackgroundFlow> read_background(const JsonValue& background) {
 
 }  // namespace
 
+CollectiveOp read_op(const JsonValue& value) {
+  return value.as_enum<CollectiveOp>({{"all_reduce", CollectiveOp::kAllReduce},
+                                      {"all_gather", CollectiveOp::kAllGather},
+                                      {"reduce_scatter", CollectiveOp::kReduceScatter},
+                                      {"broadcast", CollectiveOp::kBroadcast},
+                                      {"alltoall", CollectiveOp::kAllToAll},
+                                      {"sendrecv", CollectiveOp::kSendRecv}});
+}
+
 void read_nccl(const JsonValue& nccl, CollectiveRequest& request) {
   nccl.expect_keys(
       {"algo", "proto", "nchannels", "cross_nic", "pxn", "qps_per_connection", "exec"});
@@ -80,11 +89,7 @@ CollectiveWorkload read_workload(const JsonValue& workload, const SystemSpec& sy
   workload.expect_keys(
       {"op", "size", "minbytes", "maxbytes", "stepfactor", "nodes", "gpus_per_node", "nccl"});
   CollectiveWorkload out;
-  out.request.op =
-      workload.at("op").as_enum<CollectiveOp>({{"all_reduce", CollectiveOp::kAllReduce},
-                                               {"all_gather", CollectiveOp::kAllGather},
-                                               {"reduce_scatter", CollectiveOp::kReduceScatter},
-                                               {"broadcast", CollectiveOp::kBroadcast}});
+  out.request.op = read_op(workload.at("op"));
   const auto size = workload.find("size");
   const auto min = workload.find("minbytes");
   const auto max = workload.find("maxbytes");

@@ -45,6 +45,10 @@ ScenarioFile scenario_from_argument(const std::string& preset_or_file);
 // NCCL_PROTO, ...), into `request`.
 void read_nccl(const JsonValue& nccl, CollectiveRequest& request);
 
+// An nccl-tests operation name: "all_reduce", "all_gather", "reduce_scatter", "broadcast",
+// "alltoall" or "sendrecv".
+CollectiveOp read_op(const JsonValue& value);
+
 // Reads `/workload` of a scenario document; an error at its pointer for anything the system
 // cannot run (more nodes or GPUs than it has).
 CollectiveWorkload read_workload(const JsonValue& workload, const SystemSpec& system);

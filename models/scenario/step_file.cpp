@@ -84,13 +84,6 @@ sim::Duration read_compute(const JsonValue& value) {
   return compute_time(value.at("flops"), value.at("achieved_tflops"));
 }
 
-CollectiveOp read_op(const JsonValue& value) {
-  return value.as_enum<CollectiveOp>({{"all_reduce", CollectiveOp::kAllReduce},
-                                      {"all_gather", CollectiveOp::kAllGather},
-                                      {"reduce_scatter", CollectiveOp::kReduceScatter},
-                                      {"broadcast", CollectiveOp::kBroadcast}});
-}
-
 // Bytes per gradient element of a precision name.
 std::int64_t precision_bytes(const JsonValue& value) {
   return value.as_enum<std::int64_t>({{"fp32", 4}, {"bf16", 2}, {"fp16", 2}, {"fp8", 1}});

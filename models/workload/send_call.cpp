@@ -2,14 +2,13 @@
 #include "models/workload/send_call.hpp"
 
 #include "models/collective/connection_routes.hpp"
+#include "models/collective/p2p_plan.hpp"
 #include "models/collective/ring_layout.hpp"
 #include "sim/index.hpp"
 #include "sim/input_error.hpp"
 
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <cmath>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -19,12 +18,10 @@ namespace {
 
 using sim::at;
 
-// NCCL's network channels to one peer: max(NICs it uses, ceil(NIC rate / 14 GB/s)); the pair
-// uses one NIC at each end.
+// NCCL's network channels to one peer; the pair uses one NIC at each end.
 int network_channels(const System& system, int compute_nic) {
   const Nic& nic = system.spec().node.nics[at(system.compute_nics()[at(compute_nic)])];
-  return std::max(
-      1, static_cast<int>(std::ceil(nic.port_rate.bytes_per_s / kP2pPerChannelNetBytesPerS)));
+  return p2p_net_channels(nic.port_rate.bytes_per_s);
 }
 
 }  // namespace

@@ -4,9 +4,9 @@
 // PCIe route, between nodes out of the NIC nearest the sender and into that nearest the
 // receiver (a pair is one GPU index on two nodes, so PXN has nothing to relay).
 //
-// Between nodes NCCL runs a peer's traffic on max(NICs, ceil(NIC rate / 14 GB/s)) channels
-// (NCCL_P2P_PER_CHANNEL_NET_BW, nccl:src/graph/paths.cc), each its own queue pair: so many flows of
-// equal shares, which ECMP hashes apart. The transfer starts when called; the receiver is taken
+// Between nodes NCCL runs a peer's traffic on its p2p channels per network peer (p2p_plan.hpp,
+// p2p_net_channels), each its own queue pair: so many flows of equal shares, which ECMP hashes
+// apart. The transfer starts when called; the receiver is taken
 // to have posted its buffer (Megatron posts sends and receives together).
 #pragma once
 
@@ -18,9 +18,6 @@
 #include <functional>
 
 namespace railsim::models {
-
-// NCCL_P2P_PER_CHANNEL_NET_BW: the network bandwidth one p2p channel is counted to carry.
-inline constexpr double kP2pPerChannelNetBytesPerS = 14e9;
 
 // Starts the transfer of `size` bytes from rank 0 of `pair` to its rank 1 (a communicator of two
 // ranks: two nodes of one GPU, or one node of two GPUs) and returns at once; `done` runs once its

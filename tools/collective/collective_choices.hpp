@@ -12,11 +12,13 @@
 
 namespace railsim::tools {
 
-inline constexpr std::array<Choice<models::CollectiveOp>, 4> kOpChoices = {
+inline constexpr std::array<Choice<models::CollectiveOp>, 6> kOpChoices = {
     {{"all_reduce", models::CollectiveOp::kAllReduce},
      {"all_gather", models::CollectiveOp::kAllGather},
      {"reduce_scatter", models::CollectiveOp::kReduceScatter},
-     {"broadcast", models::CollectiveOp::kBroadcast}}};
+     {"broadcast", models::CollectiveOp::kBroadcast},
+     {"alltoall", models::CollectiveOp::kAllToAll},
+     {"sendrecv", models::CollectiveOp::kSendRecv}}};
 
 inline constexpr std::array<Choice<models::Algorithm>, 5> kAlgorithmChoices = {
     {{"ring", models::Algorithm::kRing},

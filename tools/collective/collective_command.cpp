@@ -132,7 +132,8 @@ std::optional<CollectiveOptions> parse_options(const std::vector<std::string>& a
       "nodes", po::value(&nodes), "override the number of nodes")(
       "gpus-per-node", po::value(&gpus_per_node),
       "use the first G GPUs of each node (nccl-tests -g G); default: all")(
-      "op", po::value(&a.op)->required(), "all_reduce, all_gather, reduce_scatter, broadcast")(
+      "op", po::value(&a.op)->required(),
+      "all_reduce, all_gather, reduce_scatter, broadcast, alltoall, sendrecv")(
       "minbytes,b", po::value(&a.min_size)->default_value("32M"),
       "smallest size, with nccl-tests' suffixes (8, 1K, 64M, 8G)")(
       "maxbytes,e", po::value(&a.max_size)->default_value("32M"), "largest size")(

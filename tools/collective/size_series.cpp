@@ -26,12 +26,11 @@ namespace {
 
 constexpr std::int64_t kFloatBytes = 4;  // nccl-tests' default type, -d float
 
-// nccl-tests' count and printed size: AllGather and ReduceScatter take a per-rank count
-// rounded down to a whole element, and print n x that.
+// nccl-tests' count and printed size: AllGather and ReduceScatter take a per-rank count, AllToAll
+// a per-peer one, rounded down to a whole element, and print n x that.
 SeriesRow row_for(models::CollectiveOp op, std::int64_t size, int ranks) {
   SeriesRow row;
-  const bool per_rank =
-      op == models::CollectiveOp::kAllGather || op == models::CollectiveOp::kReduceScatter;
+  const bool per_rank = models::is_gather_scatter(op) || op == models::CollectiveOp::kAllToAll;
   row.count = per_rank ? size / (ranks * kFloatBytes) : size / kFloatBytes;
   row.size = per_rank ? row.count * ranks * kFloatBytes : row.count * kFloatBytes;
   return row;
@@ -197,8 +196,10 @@ void print_nccl_tests(std::ostream& out, const SizeSeries& series) {
   const models::CollectiveOp op = series.request.op;
   const models::Communicator& comm = series.request.comm;
   const std::string program = fmt::format("{}_perf", models::op_name(op));
-  const bool reduces =
-      op == models::CollectiveOp::kAllReduce || op == models::CollectiveOp::kReduceScatter;
+  // sendrecv_perf prints the "sum" it is given but never applies.
+  const bool reduces = op == models::CollectiveOp::kAllReduce ||
+                       op == models::CollectiveOp::kReduceScatter ||
+                       op == models::CollectiveOp::kSendRecv;
   fmt::print(out, "# railsim {} prediction on {}: {} nodes x {} GPUs\n", kVersion,
              series.system_name, comm.nodes, comm.gpus_per_node);
   fmt::print(out, "# Collective test starting: {}\n", program);
@@ -248,9 +249,8 @@ void print_nccl_tests(std::ostream& out, const SizeSeries& series) {
   fmt::print(out, "# railsim choices (algorithm, protocol, channels, execution) per size:\n");
   for (const SeriesRow& row : series.rows) {
     const models::CollectiveResult& r = row.result;
-    fmt::print(out, "#   {:12d}  {:<8} {:<6} {:2d}  {}\n", row.size,
-               models::algorithm_name(r.algorithm), models::protocol_name(r.protocol), r.channels,
-               models::execution_name(r.execution));
+    fmt::print(out, "#   {:12d}  {:<8} {:<6} {:2d}  {}\n", row.size, models::algorithm_label(r),
+               models::protocol_name(r.protocol), r.channels, models::execution_name(r.execution));
   }
   fmt::print(out, "#\n# Collective test concluded: {}\n#\n", program);
 }
@@ -275,7 +275,7 @@ void print_json(std::ostream& out, const SizeSeries& series) {
                            {"time_us", sim::to_us(r.time)},
                            {"algbw_GBps", r.algbw_GBps},
                            {"busbw_GBps", r.busbw_GBps},
-                           {"algo", std::string(models::algorithm_name(r.algorithm))},
+                           {"algo", std::string(models::algorithm_label(r))},
                            {"proto", std::string(models::protocol_name(r.protocol))},
                            {"channels", r.channels},
                            {"exec", std::string(models::execution_name(r.execution))}});
@@ -310,7 +310,7 @@ void print_csv(std::ostream& out, const SizeSeries& series) {
                                        fmt::format("{}", comm.ranks()),
                                        fmt::format("{}", row.size),
                                        fmt::format("{}", row.count),
-                                       std::string(models::algorithm_name(r.algorithm)),
+                                       std::string(models::algorithm_label(r)),
                                        std::string(models::protocol_name(r.protocol)),
                                        fmt::format("{}", r.channels),
                                        std::string(models::execution_name(r.execution)),

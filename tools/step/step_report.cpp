@@ -101,7 +101,7 @@ std::vector<CriticalEntry> critical_entries(const models::StepWorkload& workload
     entry.on = instance_of(workload, first);
     if (first.collective) {
       const models::CollectiveResult& c = *first.collective;
-      entry.on += fmt::format(", {} {} {}ch {:.1f} GB/s busbw", models::algorithm_name(c.algorithm),
+      entry.on += fmt::format(", {} {} {}ch {:.1f} GB/s busbw", models::algorithm_label(c),
                               models::protocol_name(c.protocol), c.channels, c.busbw_GBps);
     }
     if (first.busiest_link) {
@@ -204,7 +204,7 @@ void print_step_json(std::ostream& out,
         {"end_ms", ms_since(run.end, origin)}};
     if (run.collective) {
       const models::CollectiveResult& c = *run.collective;
-      entry["algo"] = std::string(models::algorithm_name(c.algorithm));
+      entry["algo"] = std::string(models::algorithm_label(c));
       entry["proto"] = std::string(models::protocol_name(c.protocol));
       entry["channels"] = c.channels;
       entry["busbw_GBps"] = c.busbw_GBps;

@@ -65,7 +65,7 @@ std::vector<PointRow> evaluate_collective(const models::scenario::ScenarioFile& 
                     {"time_us", sim::to_us(r.time)},
                     {"algbw_GBps", r.algbw_GBps},
                     {"busbw_GBps", r.busbw_GBps},
-                    {"algo", std::string(models::algorithm_name(r.algorithm))},
+                    {"algo", std::string(models::algorithm_label(r))},
                     {"proto", std::string(models::protocol_name(r.protocol))}});
   }
   return rows;

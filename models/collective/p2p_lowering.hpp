@@ -1,0 +1,28 @@
+// File: models/collective/p2p_lowering.hpp
+// A P2pPlan lowered onto a System: one task per message, none waiting for another, as a group of
+// sends and receives runs. A message inside a node is one flow over its NVLink (or PCIe) route; one
+// between nodes is split evenly over the p2p channels NCCL opens per network peer and each
+// channel's queue pairs, each a flow on its own ECMP draw (or its share of every adaptive-routing
+// lane). The message's chunks pipeline through the connection's NCCL_STEPS slots, so at the level
+// of flows it is one transfer: the executed time is the links' fair share of every message plus
+// the hop latency of each, held after its last byte as for a ring step over the same hop.
+//
+// Traced, each message is one span on its sender's track.
+#pragma once
+
+#include "models/collective/collective_timing.hpp"
+#include "models/collective/communicator.hpp"
+#include "models/collective/p2p_plan.hpp"
+#include "models/collective/transfer_dag.hpp"
+#include "models/system/system.hpp"
+
+namespace railsim::models {
+
+// `traced`: name each task's sender.
+TransferDag p2p_dag(const System& system,
+                    const Communicator& comm,
+                    const P2pPlan& plan,
+                    const CollectiveTiming& timing,
+                    bool traced);
+
+}  // namespace railsim::models

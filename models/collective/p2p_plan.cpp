@@ -1,0 +1,100 @@
+// File: models/collective/p2p_plan.cpp
+// The messages of AllToAll and SendRecv, and the NICs each crosses between nodes.
+#include "models/collective/p2p_plan.hpp"
+
+#include "models/hardware/path_class.hpp"
+#include "sim/assert.hpp"
+#include "sim/index.hpp"
+#include "sim/input_error.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace railsim::models {
+namespace {
+
+using sim::at;
+
+// The hop from rank `src` to rank `dst` of `comm`; `nic_of` as comm_gpu_nics gives it.
+RingHop p2p_hop(const System& system,
+                const Communicator& comm,
+                const std::vector<std::vector<int>>& nic_of,
+                bool pxn,
+                int src,
+                int dst) {
+  RingHop hop;
+  hop.src = src;
+  hop.dst = dst;
+  const int node = comm.node_of(src);
+  hop.inter_node = node != comm.node_of(dst);
+  if (!hop.inter_node) {
+    return hop;
+  }
+  const int from_gpu = comm.gpu_of(src);
+  const int to_gpu = comm.gpu_of(dst);
+  hop.recv_nic = nic_of[at(comm.node_of(dst))][at(to_gpu)];
+  hop.send_nic = nic_of[at(node)][at(from_gpu)];
+  if (pxn && to_gpu != from_gpu) {
+    // The local GPU with the receiver's device index relays, if NVLink reaches it and it reaches
+    // its NIC with GPUDirect RDMA.
+    const int rail_nic = nic_of[at(node)][at(to_gpu)];
+    const int sys_node = comm.system_node(node);
+    const int sys_relay = comm.system_gpu(to_gpu);
+    if (system.uses_gdr(sys_node, sys_relay, rail_nic) &&
+        nvlinks_between(system.node_spec(sys_node), comm.system_gpu(from_gpu), sys_relay) > 0) {
+      hop.send_nic = rail_nic;
+      hop.relay_gpu = to_gpu;
+    }
+  }
+  return hop;
+}
+
+}  // namespace
+
+sim::Bytes p2p_bytes_per_peer(CollectiveOp op, sim::Bytes size, int ranks) {
+  RAILSIM_ASSERT(is_point_to_point(op) && ranks > 0, "a point-to-point op over some ranks");
+  return op == CollectiveOp::kAllToAll ? sim::bytes(size.count / ranks) : size;
+}
+
+int p2p_net_channels(double nic_bytes_per_s) {
+  return std::max(1, static_cast<int>(std::ceil(nic_bytes_per_s / kP2pChannelNetBytesPerS)));
+}
+
+P2pPlan make_p2p_plan(const System& system,
+                      CollectiveOp op,
+                      sim::Bytes size,
+                      const Communicator& comm,
+                      bool pxn,
+                      int net_channels) {
+  if (!is_point_to_point(op)) {
+    throw sim::InputError(fmt::format("p2p plan: {}, expected alltoall or sendrecv", op_name(op)));
+  }
+  check_fits(system, comm, std::nullopt);
+  const int ranks = comm.ranks();
+  const std::vector<std::vector<int>> nic_of = comm_gpu_nics(system, comm);
+  P2pPlan plan;
+  plan.op = op;
+  plan.net_channels = net_channels;
+  const sim::Bytes per_peer = p2p_bytes_per_peer(op, size, ranks);
+  plan.protocol = per_peer < kP2pLlThreshold ? Protocol::kLl : Protocol::kSimple;
+  const auto send = [&](int src, int dst, sim::Bytes bytes) {
+    if (src != dst && bytes.count > 0) {
+      plan.messages.push_back({p2p_hop(system, comm, nic_of, pxn, src, dst), bytes});
+    }
+  };
+  for (int src = 0; src < ranks; ++src) {
+    if (op == CollectiveOp::kSendRecv) {
+      send(src, (src + 1) % ranks, size);
+      continue;
+    }
+    // nccl-tests sends size / n to each peer: what n does not divide is not sent.
+    for (int k = 1; k < ranks; ++k) {
+      send(src, (src + k) % ranks, per_peer);
+    }
+  }
+  return plan;
+}
+
+}  // namespace railsim::models

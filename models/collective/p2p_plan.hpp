@@ -1,0 +1,71 @@
+// File: models/collective/p2p_plan.hpp
+// P2pPlan: nccl-tests' point-to-point programs as NCCL runs them, one group of ncclSend /
+// ncclRecv calls (nccl-tests:src/alltoall.cu, src/sendrecv.cu; nccl:src/enqueue.cc):
+//   AllToAll  every rank sends size / n to each other rank; its own share is a copy inside its
+//             memory, which no link carries;
+//   SendRecv  rank r sends the whole size to rank r + 1 (mod n) while it receives from r - 1.
+// Every message moves at once: nothing in a group waits for another message.
+//
+// A message between nodes leaves through a NIC of the sender's node and enters through the
+// receiving GPU's own NIC. With PXN (NCCL_P2P_PXN_LEVEL 2, NCCL's default; `pxn` false is
+// NCCL_PXN_DISABLE=1) NCCL sends it out of the NIC of the local GPU with the receiver's device
+// index, over NVLink to that GPU first, so that traffic for a remote GPU stays on that GPU's rail
+// (nccl:src/graph/paths.cc ncclTopoGetNetDev, fabric-facts §3.4); where that GPU has no NVLink
+// to the sender or no GPUDirect RDMA to its NIC, the sender's own NIC serves. Without PXN the
+// sender's own NIC always does, and a message between rails crosses the spine.
+//
+// NCCL opens several p2p channels per network peer, max(local NICs, ceil(NIC GB/s / 14))
+// (NCCL_P2P_PER_CHANNEL_NET_BW, nccl:src/graph/paths.cc, fabric-facts §2.5), each a connection
+// with its own queue pairs, which ECMP hashes apart. A GPU reaches one NIC at its nearest
+// distance here, so the count is ceil(NIC GB/s / 14): 4 for a 400G NIC.
+//
+// Ranks and GPUs are the communicator's own; NIC indices are into System::compute_nics().
+#pragma once
+
+#include "models/collective/collective_types.hpp"
+#include "models/collective/communicator.hpp"
+#include "models/collective/ring_layout.hpp"
+#include "models/system/system.hpp"
+#include "sim/bytes.hpp"
+
+#include <vector>
+
+namespace railsim::models {
+
+// Below this many bytes per peer NCCL sends a p2p message with LL, else Simple
+// (NCCL_P2P_LL_THRESHOLD, nccl:src/enqueue.cc).
+inline constexpr sim::Bytes kP2pLlThreshold = sim::kib(16);
+
+// What one p2p channel is sized for, bytes/s (NCCL_P2P_PER_CHANNEL_NET_BW = 14 GB/s,
+// nccl:src/graph/paths.cc).
+inline constexpr double kP2pChannelNetBytesPerS = 14e9;
+
+struct P2pMessage {
+  RingHop hop;  // sender, receiver and, between nodes, the NICs and the PXN relay
+  sim::Bytes bytes;
+};
+
+struct P2pPlan {
+  CollectiveOp op = CollectiveOp::kAllToAll;
+  Protocol protocol = Protocol::kSimple;
+  int net_channels = 1;  // p2p channels per network peer
+  std::vector<P2pMessage> messages;
+};
+
+// The bytes one rank sends each peer: size / n rounded down (AllToAll: nccl-tests sizes its
+// buffer in whole elements per peer) or the whole size (SendRecv).
+sim::Bytes p2p_bytes_per_peer(CollectiveOp op, sim::Bytes size, int ranks);
+
+// The p2p channels NCCL opens per network peer for a NIC of `nic_bytes_per_s`.
+int p2p_net_channels(double nic_bytes_per_s);
+
+// Throws sim::InputError for an op that is not point-to-point or a communicator the system
+// cannot hold.
+P2pPlan make_p2p_plan(const System& system,
+                      CollectiveOp op,
+                      sim::Bytes size,
+                      const Communicator& comm,
+                      bool pxn,
+                      int net_channels);
+
+}  // namespace railsim::models

@@ -1,0 +1,130 @@
+// File: tests/models/collective/p2p_test.cpp
+// AllToAll and SendRecv (p2p_plan.hpp) on preset systems against closed forms derived by hand,
+// and the requests NCCL's point-to-point calls cannot take.
+#include "models/collective/collective_run.hpp"
+#include "models/fabric/wire.hpp"
+#include "models/hardware/node_presets.hpp"
+#include "sim/input_error.hpp"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+
+namespace railsim::models {
+namespace {
+
+// Per direction, GB/s: a GPU's PCIe Gen5 x16 path to its NIC, 32 GT/s x 16 x 128/130 / 8 at 0.78
+// (kPcieEfficiency), the narrowest link between a DGX H100 GPU and the fabric; and the GPU's
+// NVLink 4 port, 18 x 25 GB/s at NCCL's 370/450 efficiency.
+constexpr double kGen5GBps = 32.0 * 16.0 * 128.0 / 130.0 / 8.0 * 0.78;
+constexpr double kH100PortGBps = 370.0;
+
+constexpr double kGiB = 1073741824.0;
+
+struct Testbed {
+  sim::Simulator simulator;
+  sim::FlowNetwork network{simulator};
+  std::unique_ptr<System> system;
+
+  explicit Testbed(SystemSpec spec) : system(std::make_unique<System>(spec, network)) {}
+
+  CollectiveResult run(CollectiveOp op, sim::Bytes size, Communicator comm, bool pxn = true) {
+    CollectiveRequest request;
+    request.op = op;
+    request.size = size;
+    request.comm = comm;
+    request.pxn = pxn;
+    return run_collective(*system, network, simulator, request);
+  }
+};
+
+SystemSpec dgx_h100(int nodes) {
+  SystemSpec spec;
+  spec.node = node_preset("dgx-h100");
+  spec.nodes = nodes;
+  return spec;
+}
+
+TEST(P2p, TwoNodeAllToAllSendsHalfOfEveryBufferThroughEachNic) {
+  // 2 x 8 H100, rail-aligned. Each GPU sends 8 of its 16 shares of S to the other node, and PXN
+  // sends the share for remote GPU j out of NIC j: NIC j's path from its GPU carries 8 x S/16 =
+  // S/2 at 49.15 GB/s, so busbw = S / (S/2 / 49.15) x 15/16 = 92.16 GB/s.
+  Testbed bed(dgx_h100(2));
+  const CollectiveResult r = bed.run(CollectiveOp::kAllToAll, sim::gib(4), {2, 8});
+  const double expected = kGen5GBps * 15.0 / 16.0 / 0.5;
+  EXPECT_NEAR(r.busbw_GBps, expected, 0.01 * expected);
+  EXPECT_FALSE(r.algorithm.has_value());
+  EXPECT_EQ(r.protocol, Protocol::kSimple);
+  EXPECT_EQ(r.channels, 4);  // ceil(50 GB/s / 14) p2p channels per network peer
+}
+
+TEST(P2p, OneNodeAllToAllMovesAtTheNvlinkPortRate) {
+  // 1 x 8 on NVSwitch: each GPU sends 7 shares of S/8 out of its port (and takes 7 in), 7/8 x S
+  // at 370 GB/s; busbw = S / (7/8 S / 370) x 7/8 = 370 GB/s.
+  Testbed bed(dgx_h100(1));
+  const CollectiveResult r = bed.run(CollectiveOp::kAllToAll, sim::gib(4), {1, 8});
+  EXPECT_NEAR(r.busbw_GBps, kH100PortGBps, 0.01 * kH100PortGBps);
+  const double expected_s = 7.0 / 8.0 * 4.0 * kGiB / (kH100PortGBps * 1e9);
+  EXPECT_NEAR(sim::to_seconds(r.time), expected_s, 0.01 * expected_s);
+}
+
+TEST(P2p, SendRecvBetweenTwoNodesRunsAtTheNicPathRate) {
+  // 2 x 1: each rank sends S to the other at once, each direction of the path at 49.15 GB/s;
+  // SendRecv's busbw is its algbw, S / t.
+  Testbed bed(dgx_h100(2));
+  const CollectiveResult r = bed.run(CollectiveOp::kSendRecv, sim::gib(4), {2, 1});
+  EXPECT_NEAR(r.busbw_GBps, kGen5GBps, 0.01 * kGen5GBps);
+  EXPECT_DOUBLE_EQ(r.busbw_GBps, r.algbw_GBps);
+}
+
+TEST(P2p, PxnKeepsAllToAllOnItsRailsWhereTheUplinksAreThin) {
+  // 2 x 8 under 8 rail leaves of 2 nodes each, 2:1: every leaf has one uplink, to one spine.
+  // PXN on: every share leaves on its receiver's rail, nothing climbs, 92.16 GB/s as above.
+  // PXN off: GPU i sends to remote GPU j from NIC i to NIC j, so 7 of its 8 remote shares change
+  // rail: leaf i's uplink carries those of both nodes' NIC i, 2 x 7 x S/16 = 7/8 S, at the port's
+  // payload rate R = 50 GB/s x the IB wire efficiency: busbw = S / (7/8 S / R) x 15/16.
+  SystemSpec spec = dgx_h100(2);
+  spec.fabric.nodes_per_leaf = 2;
+  spec.fabric.oversubscription = 2.0;
+  spec.fabric.spines = 1;
+  const double port_GBps = spec.fabric.port_rate.bytes_per_s / 1e9 *
+                           wire_efficiency(spec.fabric.transport, spec.fabric.mtu);
+  Testbed bed(spec);
+  const CollectiveResult on = bed.run(CollectiveOp::kAllToAll, sim::gib(4), {2, 8}, true);
+  const double on_expected = kGen5GBps * 15.0 / 16.0 / 0.5;
+  EXPECT_NEAR(on.busbw_GBps, on_expected, 0.01 * on_expected);
+  const CollectiveResult off = bed.run(CollectiveOp::kAllToAll, sim::gib(4), {2, 8}, false);
+  const double off_expected = port_GBps * 15.0 / 16.0 / (7.0 / 8.0);
+  EXPECT_NEAR(off.busbw_GBps, off_expected, 0.01 * off_expected);
+}
+
+TEST(P2p, SharesBelowSixteenKibUseLl) {
+  // NCCL_P2P_LL_THRESHOLD: 128 KiB over 16 ranks is 8 KiB a peer (LL); 512 KiB is 32 KiB (Simple).
+  Testbed bed(dgx_h100(2));
+  EXPECT_EQ(bed.run(CollectiveOp::kAllToAll, sim::kib(128), {2, 8}).protocol, Protocol::kLl);
+  EXPECT_EQ(bed.run(CollectiveOp::kAllToAll, sim::kib(512), {2, 8}).protocol, Protocol::kSimple);
+  EXPECT_EQ(bed.run(CollectiveOp::kSendRecv, sim::kib(8), {2, 8}).protocol, Protocol::kLl);
+}
+
+TEST(P2p, RejectsWhatNcclsPointToPointCallsDoNotTake) {
+  Testbed bed(dgx_h100(2));
+  CollectiveRequest request;
+  request.op = CollectiveOp::kAllToAll;
+  request.size = sim::mib(1);
+  request.comm = {2, 8};
+  CollectiveRequest algorithm = request;
+  algorithm.algorithm = Algorithm::kRing;
+  EXPECT_THROW(run_collective(*bed.system, bed.network, bed.simulator, algorithm), sim::InputError);
+  CollectiveRequest protocol = request;
+  protocol.protocol = Protocol::kLl128;
+  EXPECT_THROW(run_collective(*bed.system, bed.network, bed.simulator, protocol), sim::InputError);
+  CollectiveRequest chunk = request;
+  chunk.execution = Execution::kChunk;
+  EXPECT_THROW(run_collective(*bed.system, bed.network, bed.simulator, chunk), sim::InputError);
+  CollectiveRequest too_many = request;
+  too_many.comm = {3, 8};
+  EXPECT_THROW(run_collective(*bed.system, bed.network, bed.simulator, too_many), sim::InputError);
+}
+
+}  // namespace
+}  // namespace railsim::models
