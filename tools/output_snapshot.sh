@@ -83,7 +83,7 @@ for algo in ring tree nvls auto; do
 done
 snap collective.nvls-1node.txt collective --system dgx-h100 --nodes 1 --op all_reduce -b 8 -e 8G \
   -f 64 --algo nvls
-for op in all_gather reduce_scatter broadcast alltoall sendrecv; do
+for op in all_gather reduce_scatter broadcast alltoall sendrecv gather scatter; do
   snap "collective.$op.txt" collective --system dgx-h100 --nodes 8 --op $op -b 1K -e 4G -f 16
 done
 snap collective-misaligned.txt collective --system dgx-h100 --nodes 16 --rail misaligned \

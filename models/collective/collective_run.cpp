@@ -74,6 +74,8 @@ double busbw_factor(CollectiveOp op, int ranks) {
     case CollectiveOp::kAllGather:
     case CollectiveOp::kReduceScatter:
     case CollectiveOp::kAllToAll:
+    case CollectiveOp::kGather:
+    case CollectiveOp::kScatter:
       return (n - 1.0) / n;
     case CollectiveOp::kBroadcast:
     case CollectiveOp::kSendRecv:

@@ -48,7 +48,7 @@ struct CollectiveRequest {
 };
 
 struct CollectiveResult {
-  std::optional<Algorithm> algorithm;  // none for AllToAll and SendRecv (NCCL's p2p channels)
+  std::optional<Algorithm> algorithm;  // none for the point-to-point ops (NCCL's p2p channels)
   Protocol protocol = Protocol::kSimple;
   int channels = 1;
   Execution execution = Execution::kPipelined;
@@ -60,8 +60,8 @@ struct CollectiveResult {
 // The algorithm a result ran, as reports name it: "p2p" for the point-to-point operations.
 std::string_view algorithm_label(const CollectiveResult& result);
 
-// nccl-tests' bus bandwidth factor: 2(n-1)/n AllReduce, (n-1)/n AllGather, ReduceScatter and
-// AllToAll, 1 Broadcast and SendRecv.
+// nccl-tests' bus bandwidth factor: 2(n-1)/n AllReduce, (n-1)/n AllGather, ReduceScatter,
+// AllToAll, Gather and Scatter, 1 Broadcast and SendRecv.
 double busbw_factor(CollectiveOp op, int ranks);
 
 // What NCCL's topology detection would report for this system and communicator.

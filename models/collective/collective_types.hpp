@@ -1,9 +1,9 @@
 // File: models/collective/collective_types.hpp
 // The vocabulary of NCCL collectives: the operation, the algorithm that runs it and the protocol
 // that moves its bytes (nccl:src/include/device.h, src/graph/tuning.cc), with the names users type
-// (NCCL_ALGO and NCCL_PROTO spell them the same way, lower case here). AllToAll and SendRecv are
-// nccl-tests' point-to-point programs: grouped ncclSend/ncclRecv calls, which NCCL runs on its
-// p2p channels with no algorithm of its tuner.
+// (NCCL_ALGO and NCCL_PROTO spell them the same way, lower case here). AllToAll, SendRecv, Gather
+// and Scatter are nccl-tests' point-to-point programs: grouped ncclSend/ncclRecv calls, which NCCL
+// runs on its p2p channels with no algorithm of its tuner.
 #pragma once
 
 #include <array>
@@ -17,7 +17,9 @@ enum class CollectiveOp {
   kReduceScatter,
   kBroadcast,
   kAllToAll,
-  kSendRecv
+  kSendRecv,
+  kGather,
+  kScatter
 };
 
 enum class Algorithm { kRing, kTree, kNvls, kNvlsTree, kPat };
@@ -26,21 +28,23 @@ enum class Protocol { kLl, kLl128, kSimple };
 
 inline constexpr std::array kCollectiveOps = {
     CollectiveOp::kAllReduce, CollectiveOp::kAllGather, CollectiveOp::kReduceScatter,
-    CollectiveOp::kBroadcast, CollectiveOp::kAllToAll,  CollectiveOp::kSendRecv};
+    CollectiveOp::kBroadcast, CollectiveOp::kAllToAll,  CollectiveOp::kSendRecv,
+    CollectiveOp::kGather,    CollectiveOp::kScatter};
 inline constexpr std::array kAlgorithms = {Algorithm::kRing, Algorithm::kTree, Algorithm::kNvls,
                                            Algorithm::kNvlsTree, Algorithm::kPat};
 inline constexpr std::array kProtocols = {Protocol::kLl, Protocol::kLl128, Protocol::kSimple};
 
 constexpr bool is_point_to_point(CollectiveOp op) {
-  return op == CollectiveOp::kAllToAll || op == CollectiveOp::kSendRecv;
+  return op == CollectiveOp::kAllToAll || op == CollectiveOp::kSendRecv ||
+         op == CollectiveOp::kGather || op == CollectiveOp::kScatter;
 }
 
 constexpr bool is_gather_scatter(CollectiveOp op) {
   return op == CollectiveOp::kAllGather || op == CollectiveOp::kReduceScatter;
 }
 
-// "all_reduce", "all_gather", "reduce_scatter", "broadcast", "alltoall", "sendrecv": the
-// nccl-tests program stems.
+// "all_reduce", "all_gather", "reduce_scatter", "broadcast", "alltoall", "sendrecv", "gather",
+// "scatter": the nccl-tests program stems.
 constexpr std::string_view op_name(CollectiveOp op) {
   switch (op) {
     case CollectiveOp::kAllReduce:
@@ -55,6 +59,10 @@ constexpr std::string_view op_name(CollectiveOp op) {
       return "alltoall";
     case CollectiveOp::kSendRecv:
       return "sendrecv";
+    case CollectiveOp::kGather:
+      return "gather";
+    case CollectiveOp::kScatter:
+      return "scatter";
   }
   return "?";
 }

@@ -45,6 +45,8 @@ int model_steps(CollectiveOp op, int ranks) {
       return ranks;
     case CollectiveOp::kAllToAll:
     case CollectiveOp::kSendRecv:
+    case CollectiveOp::kGather:
+    case CollectiveOp::kScatter:
       break;
   }
   RAILSIM_UNREACHABLE("the tuner prices collectives only (enabled() refuses p2p)");

@@ -55,7 +55,7 @@ RingHop p2p_hop(const System& system,
 
 sim::Bytes p2p_bytes_per_peer(CollectiveOp op, sim::Bytes size, int ranks) {
   RAILSIM_ASSERT(is_point_to_point(op) && ranks > 0, "a point-to-point op over some ranks");
-  return op == CollectiveOp::kAllToAll ? sim::bytes(size.count / ranks) : size;
+  return op == CollectiveOp::kSendRecv ? size : sim::bytes(size.count / ranks);
 }
 
 int p2p_net_channels(double nic_bytes_per_s) {
@@ -69,7 +69,8 @@ P2pPlan make_p2p_plan(const System& system,
                       bool pxn,
                       int net_channels) {
   if (!is_point_to_point(op)) {
-    throw sim::InputError(fmt::format("p2p plan: {}, expected alltoall or sendrecv", op_name(op)));
+    throw sim::InputError(
+        fmt::format("p2p plan: {}, expected alltoall, sendrecv, gather or scatter", op_name(op)));
   }
   check_fits(system, comm, std::nullopt);
   const int ranks = comm.ranks();
@@ -79,19 +80,27 @@ P2pPlan make_p2p_plan(const System& system,
   plan.net_channels = net_channels;
   const sim::Bytes per_peer = p2p_bytes_per_peer(op, size, ranks);
   plan.protocol = per_peer < kP2pLlThreshold ? Protocol::kLl : Protocol::kSimple;
-  const auto send = [&](int src, int dst, sim::Bytes bytes) {
-    if (src != dst && bytes.count > 0) {
-      plan.messages.push_back({p2p_hop(system, comm, nic_of, pxn, src, dst), bytes});
+  const auto send = [&](int src, int dst) {
+    if (src != dst && per_peer.count > 0) {
+      plan.messages.push_back({p2p_hop(system, comm, nic_of, pxn, src, dst), per_peer});
     }
   };
-  for (int src = 0; src < ranks; ++src) {
-    if (op == CollectiveOp::kSendRecv) {
-      send(src, (src + 1) % ranks, size);
-      continue;
-    }
-    // nccl-tests sends size / n to each peer: what n does not divide is not sent.
-    for (int k = 1; k < ranks; ++k) {
-      send(src, (src + k) % ranks, per_peer);
+  constexpr int kRoot = 0;
+  for (int rank = 0; rank < ranks; ++rank) {
+    switch (op) {
+      case CollectiveOp::kSendRecv:
+        send(rank, (rank + 1) % ranks);
+        break;
+      case CollectiveOp::kGather:
+        send(rank, kRoot);
+        break;
+      case CollectiveOp::kScatter:
+        send(kRoot, rank);
+        break;
+      default:  // AllToAll
+        for (int k = 1; k < ranks; ++k) {
+          send(rank, (rank + k) % ranks);
+        }
     }
   }
   return plan;

@@ -1,9 +1,12 @@
 // File: models/collective/p2p_plan.hpp
 // P2pPlan: nccl-tests' point-to-point programs as NCCL runs them, one group of ncclSend /
-// ncclRecv calls (nccl-tests:src/alltoall.cu, src/sendrecv.cu; nccl:src/enqueue.cc):
-//   AllToAll  every rank sends size / n to each other rank; its own share is a copy inside its
-//             memory, which no link carries;
-//   SendRecv  rank r sends the whole size to rank r + 1 (mod n) while it receives from r - 1.
+// ncclRecv calls (nccl-tests:src/alltoall.cu, sendrecv.cu, gather.cu, scatter.cu;
+// nccl:src/enqueue.cc):
+//   AllToAll  every rank sends size / n to each other rank;
+//   SendRecv  rank r sends the whole size to rank r + 1 (mod n) while it receives from r - 1;
+//   Gather    every rank sends size / n to the root, rank 0 (nccl-tests' default -r 0);
+//   Scatter   the root sends size / n to every rank.
+// A rank's share for itself is a copy inside its memory, which no link carries.
 // Every message moves at once: nothing in a group waits for another message.
 //
 // A message between nodes leaves through a NIC of the sender's node and enters through the
@@ -52,8 +55,8 @@ struct P2pPlan {
   std::vector<P2pMessage> messages;
 };
 
-// The bytes one rank sends each peer: size / n rounded down (AllToAll: nccl-tests sizes its
-// buffer in whole elements per peer) or the whole size (SendRecv).
+// The bytes one rank sends each peer: the whole size (SendRecv) or size / n rounded down (the
+// others: nccl-tests sizes its buffers in whole elements per peer).
 sim::Bytes p2p_bytes_per_peer(CollectiveOp op, sim::Bytes size, int ranks);
 
 // The p2p channels NCCL opens per network peer for a NIC of `nic_bytes_per_s`.

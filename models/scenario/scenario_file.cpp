@@ -50,7 +50,9 @@ CollectiveOp read_op(const JsonValue& value) {
                                       {"reduce_scatter", CollectiveOp::kReduceScatter},
                                       {"broadcast", CollectiveOp::kBroadcast},
                                       {"alltoall", CollectiveOp::kAllToAll},
-                                      {"sendrecv", CollectiveOp::kSendRecv}});
+                                      {"sendrecv", CollectiveOp::kSendRecv},
+                                      {"gather", CollectiveOp::kGather},
+                                      {"scatter", CollectiveOp::kScatter}});
 }
 
 void read_nccl(const JsonValue& nccl, CollectiveRequest& request) {

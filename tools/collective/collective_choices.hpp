@@ -12,13 +12,15 @@
 
 namespace railsim::tools {
 
-inline constexpr std::array<Choice<models::CollectiveOp>, 6> kOpChoices = {
+inline constexpr std::array<Choice<models::CollectiveOp>, 8> kOpChoices = {
     {{"all_reduce", models::CollectiveOp::kAllReduce},
      {"all_gather", models::CollectiveOp::kAllGather},
      {"reduce_scatter", models::CollectiveOp::kReduceScatter},
      {"broadcast", models::CollectiveOp::kBroadcast},
      {"alltoall", models::CollectiveOp::kAllToAll},
-     {"sendrecv", models::CollectiveOp::kSendRecv}}};
+     {"sendrecv", models::CollectiveOp::kSendRecv},
+     {"gather", models::CollectiveOp::kGather},
+     {"scatter", models::CollectiveOp::kScatter}}};
 
 inline constexpr std::array<Choice<models::Algorithm>, 5> kAlgorithmChoices = {
     {{"ring", models::Algorithm::kRing},

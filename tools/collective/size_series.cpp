@@ -26,11 +26,12 @@ namespace {
 
 constexpr std::int64_t kFloatBytes = 4;  // nccl-tests' default type, -d float
 
-// nccl-tests' count and printed size: AllGather and ReduceScatter take a per-rank count, AllToAll
-// a per-peer one, rounded down to a whole element, and print n x that.
+// nccl-tests' count and printed size: AllGather, ReduceScatter, Gather and Scatter take a
+// per-rank count, AllToAll a per-peer one, rounded down to a whole element, and print n x that.
 SeriesRow row_for(models::CollectiveOp op, std::int64_t size, int ranks) {
   SeriesRow row;
-  const bool per_rank = models::is_gather_scatter(op) || op == models::CollectiveOp::kAllToAll;
+  const bool per_rank = models::is_gather_scatter(op) || op == models::CollectiveOp::kAllToAll ||
+                        op == models::CollectiveOp::kGather || op == models::CollectiveOp::kScatter;
   row.count = per_rank ? size / (ranks * kFloatBytes) : size / kFloatBytes;
   row.size = per_rank ? row.count * ranks * kFloatBytes : row.count * kFloatBytes;
   return row;
@@ -200,6 +201,9 @@ void print_nccl_tests(std::ostream& out, const SizeSeries& series) {
   const bool reduces = op == models::CollectiveOp::kAllReduce ||
                        op == models::CollectiveOp::kReduceScatter ||
                        op == models::CollectiveOp::kSendRecv;
+  // The programs with a root print nccl-tests' default, rank 0.
+  const bool rooted = op == models::CollectiveOp::kBroadcast ||
+                      op == models::CollectiveOp::kGather || op == models::CollectiveOp::kScatter;
   fmt::print(out, "# railsim {} prediction on {}: {} nodes x {} GPUs\n", kVersion,
              series.system_name, comm.nodes, comm.gpus_per_node);
   fmt::print(out, "# Collective test starting: {}\n", program);
@@ -226,8 +230,7 @@ void print_nccl_tests(std::ostream& out, const SizeSeries& series) {
         fmt::format("  {}  {:6.2f}  {:6.2f}  {:>6}", time_text(sim::to_us(r.time)), r.algbw_GBps,
                     r.busbw_GBps, "N/A");
     fmt::print(out, "{:12d}  {:12d}  {:>8}  {:>6}  {:6d}{}{}\n", row.size, row.count, "float",
-               reduces ? "sum" : "none", op == models::CollectiveOp::kBroadcast ? 0 : -1, half,
-               half);
+               reduces ? "sum" : "none", rooted ? 0 : -1, half, half);
     busbw_sum += r.busbw_GBps;
   }
   fmt::print(out, "# Out of bounds values : 0 OK\n");

@@ -1,6 +1,6 @@
 // File: tests/models/collective/p2p_test.cpp
-// AllToAll and SendRecv (p2p_plan.hpp) on preset systems against closed forms derived by hand,
-// and the requests NCCL's point-to-point calls cannot take.
+// AllToAll, SendRecv, Gather and Scatter (p2p_plan.hpp) on preset systems against closed forms
+// derived by hand, and the requests NCCL's point-to-point calls cannot take.
 #include "models/collective/collective_run.hpp"
 #include "models/fabric/wire.hpp"
 #include "models/hardware/node_presets.hpp"
@@ -95,6 +95,31 @@ TEST(P2p, PxnKeepsAllToAllOnItsRailsWhereTheUplinksAreThin) {
   EXPECT_NEAR(on.busbw_GBps, on_expected, 0.01 * on_expected);
   const CollectiveResult off = bed.run(CollectiveOp::kAllToAll, sim::gib(4), {2, 8}, false);
   const double off_expected = port_GBps * 15.0 / 16.0 / (7.0 / 8.0);
+  EXPECT_NEAR(off.busbw_GBps, off_expected, 0.01 * off_expected);
+}
+
+TEST(P2p, GatherFunnelsTheOtherNodeThroughTheRootsRail) {
+  // 2 x 8, root rank 0 (node 0, GPU 0). PXN sends the other node's 8 shares of S/16 out of its
+  // NIC 0 (the root's device index), into the root's NIC 0: S/2 on each GPU-NIC path at 49.15
+  // GB/s; the 7 shares inside node 0 cross NVLink beside it. busbw = S / (S/2 / 49.15) x 15/16.
+  Testbed bed(dgx_h100(2));
+  const CollectiveResult r = bed.run(CollectiveOp::kGather, sim::gib(4), {2, 8});
+  const double expected = kGen5GBps * 15.0 / 16.0 / 0.5;
+  EXPECT_NEAR(r.busbw_GBps, expected, 0.01 * expected);
+}
+
+TEST(P2p, ScatterWithPxnIsBoundByTheRootsNvlinkPort) {
+  // 2 x 8, root rank 0. PXN on: the root sends its 7 shares of S/16 inside node 0 and, for the
+  // other node's 8 GPUs, 7 more over NVLink to the GPUs beside NICs 1-7 (its own NIC 0 sends the
+  // eighth): 14 x S/16 out of its 370 GB/s port, while each NIC carries S/16. busbw = S /
+  // (7/8 S / 370) x 15/16 = 396.4 GB/s. PXN off: all 8 leave through the root's NIC 0, S/2 at
+  // 49.15 GB/s: 92.16 GB/s.
+  Testbed bed(dgx_h100(2));
+  const CollectiveResult on = bed.run(CollectiveOp::kScatter, sim::gib(4), {2, 8}, true);
+  const double on_expected = kH100PortGBps / (7.0 / 8.0) * 15.0 / 16.0;
+  EXPECT_NEAR(on.busbw_GBps, on_expected, 0.01 * on_expected);
+  const CollectiveResult off = bed.run(CollectiveOp::kScatter, sim::gib(4), {2, 8}, false);
+  const double off_expected = kGen5GBps * 15.0 / 16.0 / 0.5;
   EXPECT_NEAR(off.busbw_GBps, off_expected, 0.01 * off_expected);
 }
 
