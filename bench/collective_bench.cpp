@@ -2,9 +2,10 @@
 // One collective at cluster scale: an 8 GiB ring AllReduce (Simple protocol, NCCL's channel
 // count, pipelined execution) over every GPU of 16, 128, 1024 and 4096 dgx-h100 nodes (128 to
 // 32,768 GPUs); a 1 GiB Tree and NVLS Tree AllReduce over 16, 128 and 1024; a 1 GiB PAT AllGather
-// over one GPU of each of 16, 128 and 1024 nodes. Times building the System and running the
-// collective separately, and reports the simulated bus bandwidth and the process's peak memory
-// (VmHWM). docs/performance.md has the fabric of each size and the commands.
+// over one GPU of each of 16, 128 and 1024 nodes; a 1 GiB AllToAll over 16 to 128 nodes. Times
+// building the System and running the collective separately, and reports the simulated bus
+// bandwidth and the process's peak memory (VmHWM). docs/performance.md has the fabric of each size
+// and the commands.
 #include "bench/leaf_spine.hpp"
 
 #include "models/collective/collective_run.hpp"
@@ -149,6 +150,13 @@ void BM_AutoReduceScatter(benchmark::State& state) {
   run_call(state, models::CollectiveOp::kReduceScatter, std::nullopt, sim::gib(8));
 }
 
+// Every GPU sends 1/n of 1 GiB to every other: n(n-1) messages, each on its p2p channels (issue
+// 21's scale: 1,024 GPUs, about a million messages).
+// NOLINTNEXTLINE(readability-identifier-naming): Google Benchmark's BM_ naming.
+void BM_AllToAll(benchmark::State& state) {
+  run_call(state, models::CollectiveOp::kAllToAll, std::nullopt, sim::gib(1));
+}
+
 void large_clusters(benchmark::internal::Benchmark* registered) {
   registered->ArgName("nodes")
       ->Arg(1024)
@@ -166,6 +174,14 @@ BENCHMARK(BM_AutoReduceScatter)->Apply(large_clusters);
 BENCHMARK(BM_TreeAllReduce)->Apply(up_to_1024_nodes);
 BENCHMARK(BM_NvlsTreeAllReduce)->Apply(up_to_1024_nodes);
 BENCHMARK(BM_PatAllGather)->Apply(up_to_1024_nodes);
+BENCHMARK(BM_AllToAll)
+    ->ArgName("nodes")
+    ->Arg(16)
+    ->Arg(32)
+    ->Arg(64)
+    ->Arg(128)
+    ->Iterations(1)
+    ->Unit(benchmark::kSecond);
 
 }  // namespace
 }  // namespace railsim::bench
