@@ -1,6 +1,6 @@
 // File: models/collective/collective_run.cpp
-// From a request to a collective in flight: NCCL's choices, then the ring, tree or NVLS plan on
-// the links, run by an executor the call owns; run_collective waits for it.
+// From a request to a collective in flight: NCCL's choices, then the ring, tree, NVLS, PAT or
+// point-to-point plan on the links, run by an executor the call owns; run_collective waits for it.
 #include "models/collective/collective_run.hpp"
 
 #include "models/collective/collective_timing.hpp"
@@ -351,7 +351,7 @@ CallReport report_for(const CollectiveRequest& request,
   return report;
 }
 
-// AllToAll or SendRecv: every message at once on NCCL's p2p channels (p2p_plan.hpp). NCCL's
+// A point-to-point op: every message at once on NCCL's p2p channels (p2p_plan.hpp). NCCL's
 // tuner has no p2p figures, so a message pays what a ring step over the same hop does with the
 // same protocol, and the call a ring's base latency (nccl:src/graph/tuning.cc), each with the
 // calibrated software costs above them. NCCL_MAX_NCHANNELS (`channels`) bounds the channels per

@@ -4,10 +4,11 @@
 // NCCL_MIN_NCHANNELS do), the plan, the ring layout over the system, and its execution on the
 // system's links; the result in nccl-tests' terms.
 //
-// Ring, Tree (AllReduce), NVLS (one NVSwitch node) and NVLS Tree (AllReduce over NVSwitch nodes)
-// are executed; the tuner chooses among those it is allowed and NCCL enables, as NCCL's own does,
-// so `auto` means NCCL's choice among them. PAT is priced by the tuner but not executed
-// (docs/validation.md).
+// Ring, Tree (AllReduce), NVLS (one NVSwitch node), NVLS Tree (AllReduce over NVSwitch nodes) and
+// PAT (AllGather and ReduceScatter, one GPU per node) are executed; the tuner chooses among those
+// it is allowed and NCCL enables, as NCCL's own does, so `auto` means NCCL's choice among them.
+// The point-to-point ops (AllToAll, SendRecv, Gather, Scatter) run outside the tuner, on NCCL's
+// p2p channels (p2p_plan.hpp).
 //
 // A call either runs to its end (run_collective) or is started and left in flight
 // (start_collective), so that several calls share one network at once, as the collectives of a

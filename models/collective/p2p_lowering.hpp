@@ -3,9 +3,11 @@
 // sends and receives runs. A message inside a node is one flow over its NVLink (or PCIe) route; one
 // between nodes is split evenly over the p2p channels NCCL opens per network peer and each
 // channel's queue pairs, each a flow on its own ECMP draw (or its share of every adaptive-routing
-// lane). The message's chunks pipeline through the connection's NCCL_STEPS slots, so at the level
-// of flows it is one transfer: the executed time is the links' fair share of every message plus
-// the hop latency of each, held after its last byte as for a ring step over the same hop.
+// lane); those that draw the same path are one flow weighted by their count, which max-min
+// sharing gives the same rate as the flows apart. The message's chunks pipeline through the
+// connection's NCCL_STEPS slots, so at the level of flows it is one transfer: the executed time is
+// the links' fair share of every message plus the hop latency of each, held after its last byte as
+// for a ring step over the same hop.
 //
 // Traced, each message is one span on its sender's track.
 #pragma once

@@ -129,7 +129,8 @@ struct DagExecutor::Impl {
       flow.size = f.bytes;
       flow.group = group;
       if (!group) {
-        flow.rate_cap = task.flow_cap;
+        flow.weight = f.weight;
+        flow.rate_cap = sim::Bandwidth{task.flow_cap.bytes_per_s * f.weight};
       }
       flow.on_drained = [this, t](const sim::FlowRecord& record) {
         if (trace) {

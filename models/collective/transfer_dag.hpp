@@ -59,6 +59,9 @@ inline sim::Bytes even_share(sim::Bytes total, std::size_t parts, std::size_t in
 struct DagFlow {
   std::uint32_t path = 0;  // index into TransferDag::paths
   sim::Bytes bytes;        // on the wire
+  // How many equal flows on this one path it stands for: it takes that many shares of each link
+  // it crosses (sim::FlowSpec::weight), and its cap is that many flows' caps. Not in a group.
+  double weight = 1.0;
 };
 
 struct DagTask {

@@ -52,5 +52,33 @@ TEST(TransferDag, StreamingPaysTheTransferOnceAndEveryHopsLatency) {
   EXPECT_NEAR(chain_us(true), 109.0, 1e-3);
 }
 
+TEST(TransferDag, AWeightedFlowTakesAShareOfTheLinkPerFlowItStandsFor) {
+  // A (1 MB, weight 3) and B (1 MB, weight 1) share a 10 GB/s link; C (1 MB) follows A on a link
+  // of its own. A moves at 7.5 GB/s and ends at 133.3 us, C ends 100 us later: 233.3 us. (Weight
+  // ignored, A and B would share the link evenly, A would end at 200 us and C at 300 us.)
+  sim::Simulator simulator;
+  sim::FlowNetwork network(simulator);
+  TransferDag dag;
+  const sim::LinkId shared = network.add_link({sim::gbytes_per_s(10.0), sim::Duration{}, "ab"});
+  const sim::LinkId own = network.add_link({sim::gbytes_per_s(10.0), sim::Duration{}, "c"});
+  dag.paths.add(std::span(&shared, 1));
+  dag.paths.add(std::span(&own, 1));
+  DagTask a;
+  a.flows = {{0U, sim::bytes(1'000'000), 3.0}};
+  DagTask b;
+  b.flows = {{0U, sim::bytes(1'000'000)}};
+  DagTask c;
+  c.flows = {{1U, sim::bytes(1'000'000)}};
+  c.depends_on = {0U};
+  dag.tasks = {a, b, c};
+  DagExecutor executor(network, simulator, dag);
+  std::optional<sim::SimTime> end;
+  executor.start(sim::Duration{}, [&](sim::SimTime t) { end = t; });
+  while (simulator.step()) {
+  }
+  ASSERT_TRUE(end.has_value());
+  EXPECT_NEAR(sim::to_seconds(*end - sim::SimTime{}) * 1e6, 100.0 / 0.75 + 100.0, 1e-3);
+}
+
 }  // namespace
 }  // namespace railsim::models
