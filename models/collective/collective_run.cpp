@@ -382,8 +382,8 @@ std::unique_ptr<CollectiveCall> start_p2p(const System& system,
   }
   const int net_channels = std::min(p2p_net_channels(topology.nic_bw_GBps * 1e9),
                                     request.channels.value_or(std::numeric_limits<int>::max()));
-  const P2pPlan plan =
-      make_p2p_plan(system, request.op, request.size, request.comm, request.pxn, net_channels);
+  const P2pPlan plan = make_p2p_plan(system, request.op, request.size, request.comm, request.pxn,
+                                     net_channels, request.peer_bytes.get());
   const CollectiveCalibration& calibration = request.calibration;
   const Protocol protocol = plan.protocol;
   CollectiveTiming timing;
@@ -429,6 +429,10 @@ std::unique_ptr<CollectiveCall> start_collective(const System& system,
   if (request.qps_per_connection < 1 || request.qps_per_connection > 128) {
     throw sim::InputError(
         fmt::format("qps_per_connection {}, expected 1 to 128", request.qps_per_connection));
+  }
+  if (request.peer_bytes && request.op != CollectiveOp::kAllToAll) {
+    throw sim::InputError(fmt::format(
+        "{} sends one size to each peer: only alltoall takes bytes per peer", op_name(request.op)));
   }
   const Communicator& comm = request.comm;
   check_fits(system, comm, request.channels);

@@ -46,6 +46,9 @@ struct CollectiveRequest {
   int qps_per_connection = 1;          // NCCL_IB_QPS_PER_CONNECTION
   std::optional<Execution> execution;  // unset: chunk-accurate while that stays small
   CollectiveCalibration calibration;   // a profile's software costs above NCCL's tables
+  // AllToAll only: uneven bytes per peer (all-to-all-v), shared by the calls that send them;
+  // `size` is then what reports divide by (nccl-tests' algbw). Unset: size / n to each peer.
+  std::shared_ptr<const PeerBytes> peer_bytes;
 };
 
 struct CollectiveResult {

@@ -6,8 +6,11 @@
 // runs on its p2p channels with no algorithm of its tuner.
 #pragma once
 
+#include "sim/bytes.hpp"
+
 #include <array>
 #include <string_view>
+#include <vector>
 
 namespace railsim::models {
 
@@ -38,6 +41,10 @@ constexpr bool is_point_to_point(CollectiveOp op) {
   return op == CollectiveOp::kAllToAll || op == CollectiveOp::kSendRecv ||
          op == CollectiveOp::kGather || op == CollectiveOp::kScatter;
 }
+
+// An all-to-all-v's bytes: what rank i of an n-rank communicator sends rank j, at [i x n + j]
+// (the diagonal is a copy in the rank's own memory).
+using PeerBytes = std::vector<sim::Bytes>;
 
 constexpr bool is_gather_scatter(CollectiveOp op) {
   return op == CollectiveOp::kAllGather || op == CollectiveOp::kReduceScatter;

@@ -1,5 +1,5 @@
 // File: models/collective/p2p_plan.cpp
-// The messages of AllToAll and SendRecv, and the NICs each crosses between nodes.
+// The messages of the point-to-point ops, and the NICs each crosses between nodes.
 #include "models/collective/p2p_plan.hpp"
 
 #include "models/hardware/path_class.hpp"
@@ -51,12 +51,28 @@ RingHop p2p_hop(const System& system,
   return hop;
 }
 
-}  // namespace
-
-sim::Bytes p2p_bytes_per_peer(CollectiveOp op, sim::Bytes size, int ranks) {
+// The bytes one rank sends each peer: the whole size (SendRecv) or size / n rounded down (the
+// others: nccl-tests sizes its buffers in whole elements per peer).
+sim::Bytes bytes_per_peer(CollectiveOp op, sim::Bytes size, int ranks) {
   RAILSIM_ASSERT(is_point_to_point(op) && ranks > 0, "a point-to-point op over some ranks");
   return op == CollectiveOp::kSendRecv ? size : sim::bytes(size.count / ranks);
 }
+
+void check_matrix(const PeerBytes& peer_bytes, int ranks) {
+  if (peer_bytes.size() != static_cast<std::size_t>(ranks) * static_cast<std::size_t>(ranks)) {
+    throw sim::InputError(
+        fmt::format("alltoall over {} ranks: expected {} x {} bytes per peer, got {}", ranks, ranks,
+                    ranks, peer_bytes.size()));
+  }
+  for (const sim::Bytes bytes : peer_bytes) {
+    if (bytes.count < 0) {
+      throw sim::InputError(
+          fmt::format("alltoall: {} bytes for a peer, expected at least 0", bytes.count));
+    }
+  }
+}
+
+}  // namespace
 
 int p2p_net_channels(double nic_bytes_per_s) {
   return std::max(1, static_cast<int>(std::ceil(nic_bytes_per_s / kP2pChannelNetBytesPerS)));
@@ -67,7 +83,8 @@ P2pPlan make_p2p_plan(const System& system,
                       sim::Bytes size,
                       const Communicator& comm,
                       bool pxn,
-                      int net_channels) {
+                      int net_channels,
+                      const PeerBytes* peer_bytes) {
   if (!is_point_to_point(op)) {
     throw sim::InputError(
         fmt::format("p2p plan: {}, expected alltoall, sendrecv, gather or scatter", op_name(op)));
@@ -78,11 +95,21 @@ P2pPlan make_p2p_plan(const System& system,
   P2pPlan plan;
   plan.op = op;
   plan.net_channels = net_channels;
-  const sim::Bytes per_peer = p2p_bytes_per_peer(op, size, ranks);
-  plan.protocol = per_peer < kP2pLlThreshold ? Protocol::kLl : Protocol::kSimple;
+  if (peer_bytes != nullptr) {
+    RAILSIM_ASSERT(op == CollectiveOp::kAllToAll,
+                   "start_collective refuses bytes per peer for other ops");
+    check_matrix(*peer_bytes, ranks);
+  }
+  const sim::Bytes per_peer = bytes_per_peer(op, size, ranks);
+  const auto bytes = [&](int src, int dst) {
+    return peer_bytes != nullptr ? (*peer_bytes)[at(src * ranks + dst)] : per_peer;
+  };
+  sim::Bytes largest;
   const auto send = [&](int src, int dst) {
-    if (src != dst && per_peer.count > 0) {
-      plan.messages.push_back({p2p_hop(system, comm, nic_of, pxn, src, dst), per_peer});
+    const sim::Bytes b = bytes(src, dst);
+    if (src != dst && b.count > 0) {
+      plan.messages.push_back({p2p_hop(system, comm, nic_of, pxn, src, dst), b});
+      largest = std::max(largest, b);
     }
   };
   constexpr int kRoot = 0;
@@ -103,6 +130,9 @@ P2pPlan make_p2p_plan(const System& system,
         }
     }
   }
+  plan.protocol = (peer_bytes != nullptr ? largest : per_peer) < kP2pLlThreshold
+                      ? Protocol::kLl
+                      : Protocol::kSimple;
   return plan;
 }
 

@@ -6,6 +6,8 @@
 //   SendRecv  rank r sends the whole size to rank r + 1 (mod n) while it receives from r - 1;
 //   Gather    every rank sends size / n to the root, rank 0 (nccl-tests' default -r 0);
 //   Scatter   the root sends size / n to every rank.
+// AllToAll may instead be given a matrix of the bytes each rank sends each other (all-to-all-v,
+// as a mixture-of-experts layer dispatches tokens: grouped ncclSend / ncclRecv of uneven sizes).
 // A rank's share for itself is a copy inside its memory, which no link carries.
 // Every message moves at once: nothing in a group waits for another message.
 //
@@ -55,20 +57,19 @@ struct P2pPlan {
   std::vector<P2pMessage> messages;
 };
 
-// The bytes one rank sends each peer: the whole size (SendRecv) or size / n rounded down (the
-// others: nccl-tests sizes its buffers in whole elements per peer).
-sim::Bytes p2p_bytes_per_peer(CollectiveOp op, sim::Bytes size, int ranks);
-
 // The p2p channels NCCL opens per network peer for a NIC of `nic_bytes_per_s`.
 int p2p_net_channels(double nic_bytes_per_s);
 
-// Throws sim::InputError for an op that is not point-to-point or a communicator the system
-// cannot hold.
+// `peer_bytes`, for AllToAll only, replaces size / n per peer; the protocol is then LL only if
+// every message is below kP2pLlThreshold. Throws sim::InputError for an op that is not
+// point-to-point, a communicator the system cannot hold, or a matrix not n x n or with a
+// negative entry.
 P2pPlan make_p2p_plan(const System& system,
                       CollectiveOp op,
                       sim::Bytes size,
                       const Communicator& comm,
                       bool pxn,
-                      int net_channels);
+                      int net_channels,
+                      const PeerBytes* peer_bytes = nullptr);
 
 }  // namespace railsim::models

@@ -60,6 +60,7 @@ struct Instance {
   std::vector<int> successors;  // per rank it runs on, each instance waiting for it there
   int binding_run = -1;         // the run whose end released it
   sim::SimTime ready{};
+  sim::Duration compute{};  // a compute phase's time on its rank, before a straggler's scale
 };
 
 class StepRunner {
@@ -136,8 +137,11 @@ class StepRunner {
           on.resize(at(ranks));
           std::iota(on.begin(), on.end(), 0);
         }
-        for (const int r : on) {
-          add_instance(static_cast<int>(p), r, {r});
+        const auto& compute = std::get<ComputeTask>(phase.task);
+        for (std::size_t i = 0; i < on.size(); ++i) {
+          add_instance(static_cast<int>(p), on[i], {on[i]});
+          instances_.back().compute =
+              compute.per_rank.empty() ? compute.duration : compute.per_rank[i];
         }
         continue;
       }
@@ -203,10 +207,10 @@ class StepRunner {
     const Instance& instance = instances_[at(id)];
     const Phase& phase = workload_.phases[at(instance.phase)];
     const sim::SimTime start = simulator_.now();
-    if (const auto* compute = std::get_if<ComputeTask>(&phase.task)) {
+    if (std::holds_alternative<ComputeTask>(phase.task)) {
       const double scale = compute_scale_[at(instance.ranks.front())];
       const sim::Duration duration{
-          static_cast<sim::Duration::rep>(static_cast<double>(compute->duration.count()) * scale)};
+          static_cast<sim::Duration::rep>(static_cast<double>(instance.compute.count()) * scale)};
       simulator_.schedule_after(duration, [this, id, start] { finish(id, start, nullptr, 0); });
       return;
     }
@@ -278,9 +282,9 @@ class StepRunner {
   // Everything that tells one call from another on the job's one communicator.
   static std::string call_key(const CollectiveRequest& r) {
     const auto opt = [](const auto& v) { return v ? static_cast<int>(*v) : -1; };
-    return fmt::format("{} {} {} {} {} {} {} {} {}", static_cast<int>(r.op), r.size.count,
+    return fmt::format("{} {} {} {} {} {} {} {} {} {}", static_cast<int>(r.op), r.size.count,
                        opt(r.algorithm), opt(r.protocol), opt(r.channels), r.cross_nic, r.pxn,
-                       r.qps_per_connection, opt(r.execution));
+                       r.qps_per_connection, opt(r.execution), fmt::ptr(r.peer_bytes.get()));
   }
 
   // The call's result (a send has none), the link it loaded most (bytes carried / (capacity x

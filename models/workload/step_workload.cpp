@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <variant>
 
 namespace railsim::models {
 namespace {
@@ -24,6 +25,12 @@ void check_compute_ranks(const StepWorkload& workload, const Phase& phase) {
       throw sim::InputError(fmt::format("phase {}: rank {} is listed twice", phase.name, r));
     }
     seen[at(r)] = true;
+  }
+  const auto& per_rank = std::get<ComputeTask>(phase.task).per_rank;
+  const std::size_t ranks = phase.ranks.empty() ? at(workload.ranks()) : phase.ranks.size();
+  if (!per_rank.empty() && per_rank.size() != ranks) {
+    throw sim::InputError(fmt::format("phase {}: {} per-rank times for {} ranks", phase.name,
+                                      per_rank.size(), ranks));
   }
 }
 

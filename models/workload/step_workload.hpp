@@ -26,8 +26,11 @@
 namespace railsim::models {
 
 // Compute: every GPU busy for `duration` (a straggler's longer: models/workload/step_run.hpp).
+// `per_rank`, when not empty, gives each of the phase's ranks its own time instead, in the order
+// of Phase::ranks (of the job's ranks when that is empty): experts that drew more tokens.
 struct ComputeTask {
   sim::Duration duration{};
+  std::vector<sim::Duration> per_rank = {};
 };
 
 // One collective call on every group of communicator `communicator` (an index into
@@ -93,7 +96,8 @@ std::vector<int> group_job_ranks(const StepWorkload& workload,
 
 // Checks what the semantics need and the readers cannot see one field at a time: phases depend
 // only on earlier ones, a compute phase's ranks are the job's and none twice, no rank is in two
-// groups of one communicator, a send's groups are pairs. Throws sim::InputError naming the phase
+// groups of one communicator, a send's groups are pairs, a compute phase's per-rank times match
+// its ranks. Throws sim::InputError naming the phase
 // or communicator. O(phases + ranks x communicators).
 void validate(const StepWorkload& workload);
 

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <utility>
 
 namespace railsim::models {
 namespace {
@@ -28,12 +29,17 @@ struct Testbed {
 
   explicit Testbed(SystemSpec spec) : system(std::make_unique<System>(spec, network)) {}
 
-  CollectiveResult run(CollectiveOp op, sim::Bytes size, Communicator comm, bool pxn = true) {
+  CollectiveResult run(CollectiveOp op,
+                       sim::Bytes size,
+                       Communicator comm,
+                       bool pxn = true,
+                       std::shared_ptr<const PeerBytes> peer_bytes = nullptr) {
     CollectiveRequest request;
     request.op = op;
     request.size = size;
     request.comm = comm;
     request.pxn = pxn;
+    request.peer_bytes = std::move(peer_bytes);
     return run_collective(*system, network, simulator, request);
   }
 };
@@ -123,6 +129,36 @@ TEST(P2p, ScatterWithPxnIsBoundByTheRootsNvlinkPort) {
   EXPECT_NEAR(off.busbw_GBps, off_expected, 0.01 * off_expected);
 }
 
+// An all-to-all-v over 2 x 8 in which every rank sends `bytes` to rank 0 alone.
+std::shared_ptr<const PeerBytes> to_rank_zero(sim::Bytes bytes) {
+  auto matrix = std::make_shared<PeerBytes>(16 * 16);
+  for (int src = 1; src < 16; ++src) {
+    (*matrix)[static_cast<std::size_t>(src) * 16] = bytes;
+  }
+  return matrix;
+}
+
+TEST(P2p, AllToAllvIsBoundByItsBusiestReceiver) {
+  // Every rank sends B to rank 0 only. Node 1's eight messages go over NVLink to node 1's GPU 0
+  // (PXN) and out of NIC 0, whose path into node 0's GPU 0 carries 8 B at 49.15 GB/s; node 0's
+  // seven take 7 B through GPU 0's NVLink port at 370 GB/s, which finishes first: t = 8 B / 49.15.
+  Testbed bed(dgx_h100(2));
+  const CollectiveResult r =
+      bed.run(CollectiveOp::kAllToAll, sim::gib(1), {2, 8}, true, to_rank_zero(sim::gib(1)));
+  const double expected_s = 8.0 * kGiB / (kGen5GBps * 1e9);
+  EXPECT_NEAR(sim::to_seconds(r.time), expected_s, 0.01 * expected_s);
+  EXPECT_EQ(r.protocol, Protocol::kSimple);
+}
+
+TEST(P2p, AllToAllvOfEqualSharesIsTheAllToAll) {
+  Testbed bed(dgx_h100(2));
+  const CollectiveResult uniform = bed.run(CollectiveOp::kAllToAll, sim::gib(1), {2, 8});
+  const CollectiveResult matrix =
+      bed.run(CollectiveOp::kAllToAll, sim::gib(1), {2, 8}, true,
+              std::make_shared<PeerBytes>(16 * 16, sim::bytes(sim::gib(1).count / 16)));
+  EXPECT_EQ(matrix.time, uniform.time);
+}
+
 TEST(P2p, SharesBelowSixteenKibUseLl) {
   // NCCL_P2P_LL_THRESHOLD: 128 KiB over 16 ranks is 8 KiB a peer (LL); 512 KiB is 32 KiB (Simple).
   Testbed bed(dgx_h100(2));
@@ -149,6 +185,17 @@ TEST(P2p, RejectsWhatNcclsPointToPointCallsDoNotTake) {
   CollectiveRequest too_many = request;
   too_many.comm = {3, 8};
   EXPECT_THROW(run_collective(*bed.system, bed.network, bed.simulator, too_many), sim::InputError);
+  CollectiveRequest not_square = request;
+  not_square.peer_bytes = std::make_shared<PeerBytes>(15 * 16);
+  EXPECT_THROW(run_collective(*bed.system, bed.network, bed.simulator, not_square),
+               sim::InputError);
+  CollectiveRequest negative = request;
+  negative.peer_bytes = std::make_shared<PeerBytes>(16 * 16, sim::bytes(-1));
+  EXPECT_THROW(run_collective(*bed.system, bed.network, bed.simulator, negative), sim::InputError);
+  CollectiveRequest sendrecv = request;
+  sendrecv.op = CollectiveOp::kSendRecv;
+  sendrecv.peer_bytes = std::make_shared<PeerBytes>(16 * 16);
+  EXPECT_THROW(run_collective(*bed.system, bed.network, bed.simulator, sendrecv), sim::InputError);
 }
 
 }  // namespace
