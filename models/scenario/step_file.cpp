@@ -5,6 +5,7 @@
 
 #include "models/scenario/message_text.hpp"
 #include "models/scenario/node_file.hpp"
+#include "models/scenario/scenario_error.hpp"
 #include "models/scenario/scenario_file.hpp"
 #include "models/workload/dp_generator.hpp"
 #include "models/workload/megatron_generator.hpp"
@@ -16,6 +17,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <numeric>
 #include <optional>
 #include <string>
@@ -194,11 +196,53 @@ StepWorkload read_dp(const JsonValue& step, const SystemSpec& system, const Work
   return out;
 }
 
-// {"generator": "3d", ...}: models/workload/megatron_generator.hpp.
+// {"experts": E, "top_k": k, "ep": n, "expert_hidden": f, "dense_layers": d, "skew": z,
+// "seed": s}: the MoE layers of a "moe" step.
+MoeShape read_moe(const JsonValue& moe) {
+  moe.expect_keys({"experts", "top_k", "ep", "expert_hidden", "dense_layers", "skew", "seed"});
+  MoeShape out;
+  out.experts = static_cast<int>(moe.at("experts").as_integer(1, 1'000'000));
+  out.top_k = static_cast<int>(moe.at("top_k").as_integer(1, out.experts));
+  out.ep = static_cast<int>(moe.at("ep").as_integer(1, 1'000'000));
+  out.expert_hidden = static_cast<int>(moe.at("expert_hidden").as_integer(1, 1'000'000));
+  if (const auto v = moe.find("dense_layers")) {
+    out.dense_layers = static_cast<int>(v->as_integer(0, 1'000'000));
+  }
+  if (const auto v = moe.find("skew")) {
+    out.skew = v->as_number(0.0);
+  }
+  if (const auto v = moe.find("seed")) {
+    out.seed = static_cast<std::uint64_t>(v->as_integer(0));
+  }
+  return out;
+}
+
+// A generator's ShapeError at the key it names ("moe/ep"), or at the step.
+ScenarioError shape_error(const JsonValue& step, const ShapeError& e) {
+  JsonValue where = step;
+  std::string_view rest = e.field();
+  while (!rest.empty()) {
+    const std::size_t slash = rest.find('/');
+    const std::string_view key = rest.substr(0, slash);
+    if (!where.contains(key)) {
+      break;
+    }
+    where = where.at(key);
+    rest = slash == std::string_view::npos ? std::string_view{} : rest.substr(slash + 1);
+  }
+  return where.error(e.what());
+}
+
+// {"generator": "3d" or "moe", ...}: models/workload/megatron_generator.hpp.
 StepWorkload read_3d(const JsonValue& step, const SystemSpec& system, const WorkLimit& limit) {
   step.expect_keys({"name", "generator", "nodes", "first_node", "gpus_per_node", "tp", "pp",
                     "layers", "hidden", "sequence", "micro_batch", "microbatches", "precision",
-                    "gradient_precision", "parameters", "achieved_tflops", "optimizer", "nccl"});
+                    "gradient_precision", "parameters", "achieved_tflops", "optimizer", "nccl",
+                    "moe"});
+  const bool moe = step.at("generator").as_string() == "moe";
+  if (!moe && step.contains("moe")) {
+    throw step.at("moe").error(R"(experts need "generator": "moe")");
+  }
   StepWorkload placement;
   read_placement(step, system, placement);
   check_ranks(limit, step, system, placement);
@@ -233,10 +277,16 @@ StepWorkload read_3d(const JsonValue& step, const SystemSpec& system, const Work
   if (const auto v = step.find("nccl")) {
     read_nccl(*v, shape.nccl);
   }
+  if (moe) {
+    shape.moe = read_moe(step.at("moe"));
+  }
   // Six phases per stage and micro-batch (forward, backward, their tensor-parallel AllReduces
-  // and sends) and two per stage, each on the stage's ranks.
+  // and sends) and three per stage, each on the stage's ranks; ten more per MoE layer and
+  // micro-batch.
+  const double moe_layers = moe ? static_cast<double>(shape.layers) : 0.0;
   const double phases =
-      static_cast<double>(shape.pp) * (6.0 * static_cast<double>(shape.microbatches) + 2.0);
+      static_cast<double>(shape.pp) * (6.0 * static_cast<double>(shape.microbatches) + 3.0) +
+      10.0 * moe_layers * static_cast<double>(shape.microbatches);
   const double stage_ranks =
       static_cast<double>(shape.nodes.size()) * shape.gpus_per_node / shape.pp;
   check_limit(limit, step.contains("microbatches") ? step.at("microbatches") : step, phases,
@@ -244,8 +294,8 @@ StepWorkload read_3d(const JsonValue& step, const SystemSpec& system, const Work
   StepWorkload out;
   try {
     out = make_megatron_step(shape);
-  } catch (const sim::InputError& e) {
-    throw step.error(e.what());
+  } catch (const ShapeError& e) {
+    throw shape_error(step, e);
   }
   if (const auto v = step.find("name")) {
     out.name = v->as_string();
@@ -415,8 +465,8 @@ StepWorkload read_phases(const JsonValue& step, const SystemSpec& system) {
 
 StepWorkload read_step(const JsonValue& step, const SystemSpec& system, const WorkLimit& limit) {
   if (const auto generator = step.find("generator")) {
-    return generator->as_choice({"dp", "3d"}) == "dp" ? read_dp(step, system, limit)
-                                                      : read_3d(step, system, limit);
+    return generator->as_choice({"dp", "3d", "moe"}) == "dp" ? read_dp(step, system, limit)
+                                                             : read_3d(step, system, limit);
   }
   return read_phases(step, system);
 }

@@ -1,9 +1,11 @@
 // File: models/workload/megatron_generator.cpp
-// The phases are drafted pass by pass, each stage's passes then chained in its 1F1B order, and
-// all written out in a topological order (the smallest draft first among those ready): every
-// phase after what it waits for, so each stage's compute stream runs in 1F1B order.
+// The phases are drafted pass by pass, each pass a chain of phases (its layers' compute and
+// collectives in order), each stage's passes then chained in its 1F1B order, and all written out
+// in a topological order (the smallest draft first among those ready): every phase after what it
+// waits for, so each stage's compute stream runs in 1F1B order.
 #include "models/workload/megatron_generator.hpp"
 
+#include "models/workload/expert_load.hpp"
 #include "sim/assert.hpp"
 #include "sim/index.hpp"
 #include "sim/input_error.hpp"
@@ -11,21 +13,24 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <numeric>
 #include <queue>
 #include <string>
 #include <utility>
+#include <variant>
 
 namespace railsim::models {
 namespace {
 
 using sim::at;
 
-void require(bool ok, const std::string& message) {
+void require(bool ok, const char* field, const std::string& message) {
   if (!ok) {
-    throw sim::InputError(message);
+    throw ShapeError(field, message);
   }
 }
 
@@ -40,6 +45,23 @@ struct Draft {
   Phase phase;
   std::vector<int> after;
 };
+
+// One stage's pass over one micro-batch, as drafts: its first phase, which waits for the stage's
+// previous pass, and its last, which sends and the next pass wait for.
+struct Pass {
+  int first = -1;
+  int last = -1;
+};
+
+// One MoE layer's routing, the same in every expert-parallel group: the dispatch's bytes per
+// peer, the combine's (its transpose), and each expert-parallel rank's forward expert compute.
+struct MoeLayer {
+  std::shared_ptr<const PeerBytes> dispatch;
+  std::shared_ptr<const PeerBytes> combine;
+  std::vector<sim::Duration> experts;  // per expert-parallel index
+};
+
+using Task = std::variant<ComputeTask, CollectiveTask, SendTask>;
 
 class StepDrafter {
  public:
@@ -57,20 +79,16 @@ class StepDrafter {
     const auto b = static_cast<double>(shape_.micro_batch);
     const auto s = static_cast<double>(shape_.sequence);
     const auto h = static_cast<double>(shape_.hidden);
-    const int layers = shape_.layers / shape_.pp;
-    const double forward_flops = layers * (24.0 * b * s * h * h + 4.0 * b * s * s * h) / shape_.tp;
-    forward_ = sim::seconds(forward_flops / (shape_.achieved_tflops * 1e12));
+    dense_flops_ = (24.0 * b * s * h * h + 4.0 * b * s * s * h) / shape_.tp;
     activation_ = sim::Bytes{static_cast<std::int64_t>(shape_.micro_batch) * shape_.sequence *
                              shape_.hidden * shape_.precision_bytes};
-    tp_calls_ = 2 * layers;
-    const double parameters =
-        shape_.parameters.value_or(12.0 * shape_.layers * h * h) / (shape_.tp * shape_.pp);
-    gradients_ =
-        sim::Bytes{static_cast<std::int64_t>(parameters) * shape_.gradient_precision_bytes};
-    fwd_.assign(at(shape_.pp), std::vector<int>(at(shape_.microbatches), -1));
+    if (shape_.moe) {
+      draft_routing();
+    }
+    fwd_.assign(at(shape_.pp), std::vector<Pass>(at(shape_.microbatches)));
     bwd_ = fwd_;
-    send_fwd_ = fwd_;
-    send_bwd_ = fwd_;
+    send_fwd_.assign(at(shape_.pp), std::vector<int>(at(shape_.microbatches), -1));
+    send_bwd_ = send_fwd_;
     // Forwards first, stage by stage, so that each send exists before what waits for it.
     for (int stage = 0; stage < shape_.pp; ++stage) {
       for (int i = 0; i < shape_.microbatches; ++i) {
@@ -91,6 +109,53 @@ class StepDrafter {
  private:
   std::vector<int> ranks_of(int stage) const { return range(stage * stage_ranks_, stage_ranks_); }
 
+  // The global index of a stage's first layer; its layers before dense_layers keep a dense MLP.
+  int first_layer(int stage) const { return stage * shape_.layers / shape_.pp; }
+
+  int dense_layers(int stage) const {
+    const int per_stage = shape_.layers / shape_.pp;
+    const int dense = shape_.moe ? shape_.moe->dense_layers : shape_.layers;
+    return std::clamp(dense - first_layer(stage), 0, per_stage);
+  }
+
+  int moe_layers(int stage) const { return shape_.layers / shape_.pp - dense_layers(stage); }
+
+  sim::Duration compute_time(double flops) const {
+    return sim::seconds(flops / (shape_.achieved_tflops * 1e12));
+  }
+
+  // Each MoE layer's routing: rank i of an expert-parallel group sends each of its tokens'
+  // top_k activations to the ranks of the chosen experts, rank j drawing the share of its E / ep
+  // experts (expert_load.hpp); tokens per rank b s / tp.
+  void draft_routing() {
+    const MoeShape& moe = *shape_.moe;
+    const int ep = moe.ep;
+    const double tokens = static_cast<double>(shape_.micro_batch) * shape_.sequence / shape_.tp;
+    const double token_bytes = static_cast<double>(shape_.hidden) * shape_.precision_bytes;
+    const double expert_flops = 6.0 * shape_.hidden * static_cast<double>(moe.expert_hidden);
+    const int per_rank = moe.experts / ep;
+    moe_.resize(at(shape_.layers));
+    for (int l = moe.dense_layers; l < shape_.layers; ++l) {
+      const std::vector<double> load = expert_load(moe.experts, moe.top_k, moe.skew, moe.seed, l);
+      auto dispatch = std::make_shared<PeerBytes>(at(ep * ep));
+      auto combine = std::make_shared<PeerBytes>(at(ep * ep));
+      MoeLayer& layer = moe_[at(l)];
+      for (int j = 0; j < ep; ++j) {
+        const auto first = load.begin() + static_cast<std::ptrdiff_t>(j) * per_rank;
+        // Token copies rank j receives from each rank of the group.
+        const double received = tokens * moe.top_k * std::accumulate(first, first + per_rank, 0.0);
+        const sim::Bytes bytes = sim::bytes(std::llround(received * token_bytes));
+        for (int i = 0; i < ep; ++i) {
+          (*dispatch)[at(i * ep + j)] = bytes;
+          (*combine)[at(j * ep + i)] = bytes;
+        }
+        layer.experts.push_back(compute_time(received * ep * expert_flops));
+      }
+      layer.dispatch = std::move(dispatch);
+      layer.combine = std::move(combine);
+    }
+  }
+
   std::vector<int> nodes_of(int stage) const {
     const auto first = shape_.nodes.begin() + static_cast<std::ptrdiff_t>(stage) * stage_nodes_;
     return {first, first + stage_nodes_};
@@ -101,6 +166,8 @@ class StepDrafter {
     const int per_node = g / shape_.tp;  // tensor-parallel groups (and dp replicas) per node
     tp_comm_.assign(at(shape_.pp), -1);
     dp_comm_ = tp_comm_;
+    ep_comm_ = tp_comm_;
+    edp_comm_ = tp_comm_;
     pp_fwd_comm_ = tp_comm_;
     pp_bwd_comm_ = tp_comm_;
     for (int stage = 0; stage < shape_.pp; ++stage) {
@@ -125,6 +192,9 @@ class StepDrafter {
         }
         dp_comm_[at(stage)] = add(step, std::move(dp));
       }
+      if (shape_.moe && moe_layers(stage) > 0) {
+        make_expert_communicators(step, stage);
+      }
       if (stage + 1 < shape_.pp) {
         StepCommunicator forward{fmt::format("pp_fwd.{}", stage), {}};
         StepCommunicator backward{fmt::format("pp_bwd.{}", stage), {}};
@@ -142,14 +212,53 @@ class StepDrafter {
     }
   }
 
+  // "ep.s": ep consecutive ranks of the stage, a node's GPUs or whole nodes; "edp.s": the ranks
+  // of one expert-parallel index across the groups.
+  void make_expert_communicators(StepWorkload& step, int stage) {
+    const int g = shape_.gpus_per_node;
+    const int ep = shape_.moe->ep;
+    const std::vector<int> nodes = nodes_of(stage);
+    StepCommunicator expert{fmt::format("ep.{}", stage), {}};
+    StepCommunicator replicas{fmt::format("edp.{}", stage), {}};
+    if (ep <= g) {
+      for (const int node : nodes) {
+        for (int k = 0; k < g / ep; ++k) {
+          expert.groups.push_back(communicator_on({node}, range(k * ep, ep)));
+        }
+      }
+      for (int j = 0; j < ep; ++j) {
+        std::vector<int> gpus;
+        for (int gpu = j; gpu < g; gpu += ep) {
+          gpus.push_back(gpu);
+        }
+        replicas.groups.push_back(communicator_on(nodes, std::move(gpus)));
+      }
+    } else {
+      const int span = ep / g;  // nodes per expert-parallel group
+      for (std::size_t first = 0; first < nodes.size(); first += at(span)) {
+        const auto from = nodes.begin() + static_cast<std::ptrdiff_t>(first);
+        expert.groups.push_back(communicator_on({from, from + span}, range(0, g)));
+      }
+      for (int offset = 0; offset < span; ++offset) {
+        std::vector<int> same;
+        for (std::size_t first = 0; first < nodes.size(); first += at(span)) {
+          same.push_back(nodes[first + at(offset)]);
+        }
+        for (int gpu = 0; gpu < g; ++gpu) {
+          replicas.groups.push_back(communicator_on(same, {gpu}));
+        }
+      }
+    }
+    ep_comm_[at(stage)] = ep > 1 ? add(step, std::move(expert)) : -1;
+    edp_comm_[at(stage)] = stage_ranks_ > ep ? add(step, std::move(replicas)) : -1;
+  }
+
   static int add(StepWorkload& step, StepCommunicator comm) {
     step.communicators.push_back(std::move(comm));
     return static_cast<int>(step.communicators.size()) - 1;
   }
 
-  int add(std::string name,
-          std::variant<ComputeTask, CollectiveTask, SendTask> task,
-          std::vector<int> after) {
+  int add(std::string name, Task task, std::vector<int> after) {
     Draft draft;
     draft.phase.name = std::move(name);
     draft.phase.task = std::move(task);
@@ -168,18 +277,112 @@ class StepDrafter {
     return task;
   }
 
-  // The compute of one pass on one stage, then its tensor-parallel AllReduces: returns the
-  // phase that ends the pass, which the next compute on the stage waits for.
-  int draft_pass(const char* kind, int stage, int i, sim::Duration time, std::vector<int> after) {
-    const int compute =
-        add(fmt::format("{}.{}.{}", kind, stage, i), ComputeTask{time}, std::move(after));
-    drafts_[at(compute)].phase.ranks = ranks_of(stage);
-    if (tp_comm_[at(stage)] < 0) {
-      return compute;
+  // An all-to-all(v) on the stage's expert-parallel groups; its size, for reports, what a rank
+  // sends on average.
+  CollectiveTask all_to_all(int stage, std::shared_ptr<const PeerBytes> bytes) const {
+    std::int64_t total = 0;
+    for (const sim::Bytes b : *bytes) {
+      total += b.count;
     }
-    return add(fmt::format("{}_tp.{}.{}", kind, stage, i),
-               collective(CollectiveOp::kAllReduce, activation_, tp_comm_[at(stage)], tp_calls_),
-               {compute});
+    CollectiveTask task = collective(CollectiveOp::kAllToAll, sim::bytes(total / shape_.moe->ep),
+                                     ep_comm_[at(stage)], 1);
+    task.request.peer_bytes = std::move(bytes);
+    return task;
+  }
+
+  // Appends to `pass` a phase that waits for its last one (for `after` if it is the first);
+  // a compute phase runs on the stage's ranks.
+  int chain(Pass& pass, int stage, std::string name, Task task, std::vector<int> after = {}) {
+    const bool compute = std::holds_alternative<ComputeTask>(task);
+    const int draft = add(std::move(name), std::move(task),
+                          pass.last < 0 ? std::move(after) : std::vector<int>{pass.last});
+    if (compute) {
+      drafts_[at(draft)].phase.ranks = ranks_of(stage);
+    }
+    pass.first = pass.first < 0 ? draft : pass.first;
+    pass.last = draft;
+    return draft;
+  }
+
+  // One pass of a stage over micro-batch i: its dense layers (one compute phase, then their
+  // tensor-parallel AllReduces) and its MoE layers, in order forward and in reverse backward,
+  // backward at twice the forward's FLOPs.
+  Pass draft_pass(bool backward, int stage, int i, std::vector<int> after) {
+    const char* kind = backward ? "bwd" : "fwd";
+    const int times = backward ? 2 : 1;
+    Pass pass;
+    const auto dense = [&] {
+      const int layers = dense_layers(stage);
+      if (layers == 0) {
+        return;
+      }
+      chain(pass, stage, fmt::format("{}.{}.{}", kind, stage, i),
+            ComputeTask{compute_time(layers * dense_flops_) * times}, after);
+      if (tp_comm_[at(stage)] >= 0) {
+        chain(pass, stage, fmt::format("{}_tp.{}.{}", kind, stage, i),
+              collective(CollectiveOp::kAllReduce, activation_, tp_comm_[at(stage)], 2 * layers));
+      }
+    };
+    const int first = first_layer(stage) + dense_layers(stage);
+    const int last = first + moe_layers(stage);
+    if (!backward) {
+      dense();
+      for (int l = first; l < last; ++l) {
+        draft_moe_layer(pass, false, stage, i, l, after);
+      }
+    } else {
+      for (int l = last - 1; l >= first; --l) {
+        draft_moe_layer(pass, true, stage, i, l, after);
+      }
+      dense();
+    }
+    return pass;
+  }
+
+  void draft_moe_layer(
+      Pass& pass, bool backward, int stage, int i, int l, const std::vector<int>& after) {
+    const MoeLayer& layer = moe_[at(l)];
+    const int times = backward ? 2 : 1;
+    const auto name = [&](const char* what) {
+      return fmt::format("{}.{}.{}.{}", what, stage, i, l);
+    };
+    const auto attention = [&](const char* compute, const char* allreduce) {
+      const auto b = static_cast<double>(shape_.micro_batch);
+      const auto s = static_cast<double>(shape_.sequence);
+      const auto h = static_cast<double>(shape_.hidden);
+      const double flops =
+          (8.0 * b * s * h * h + 4.0 * b * s * s * h + 2.0 * b * s * h * shape_.moe->experts) /
+          shape_.tp;
+      chain(pass, stage, name(compute), ComputeTask{compute_time(flops) * times}, after);
+      if (tp_comm_[at(stage)] >= 0) {
+        chain(pass, stage, name(allreduce),
+              collective(CollectiveOp::kAllReduce, activation_, tp_comm_[at(stage)], 1));
+      }
+    };
+    const auto exchange = [&](const char* what, const std::shared_ptr<const PeerBytes>& bytes) {
+      if (ep_comm_[at(stage)] >= 0) {
+        chain(pass, stage, name(what), all_to_all(stage, bytes));
+      }
+    };
+    const auto experts = [&](const char* what) {
+      ComputeTask task;
+      task.per_rank.reserve(at(stage_ranks_));
+      for (int r = 0; r < stage_ranks_; ++r) {
+        task.per_rank.push_back(layer.experts[at(r % shape_.moe->ep)] * times);
+      }
+      chain(pass, stage, name(what), std::move(task), after);
+    };
+    if (!backward) {
+      attention("fwd_attn", "fwd_attn_tp");
+      exchange("dispatch", layer.dispatch);
+      experts("fwd_experts");
+      exchange("combine", layer.combine);
+    } else {
+      exchange("bwd_combine", layer.dispatch);
+      experts("bwd_experts");
+      exchange("bwd_dispatch", layer.combine);
+      attention("bwd_attn", "bwd_attn_tp");
+    }
   }
 
   void draft_forward(int stage, int i) {
@@ -187,8 +390,8 @@ class StepDrafter {
     if (stage > 0) {
       after.push_back(send_fwd_[at(stage - 1)][at(i)]);
     }
-    const int done = draft_pass("fwd", stage, i, forward_, std::move(after));
-    fwd_[at(stage)][at(i)] = done;
+    fwd_[at(stage)][at(i)] = draft_pass(false, stage, i, std::move(after));
+    const int done = fwd_[at(stage)][at(i)].last;
     if (stage + 1 < shape_.pp) {
       send_fwd_[at(stage)][at(i)] = add(fmt::format("send_fwd.{}.{}", stage, i),
                                         SendTask{activation_, pp_fwd_comm_[at(stage)]}, {done});
@@ -196,27 +399,50 @@ class StepDrafter {
   }
 
   void draft_backward(int stage, int i) {
-    std::vector<int> after = {fwd_[at(stage)][at(i)]};
+    std::vector<int> after = {fwd_[at(stage)][at(i)].last};
     if (stage + 1 < shape_.pp) {
       after.push_back(send_bwd_[at(stage + 1)][at(i)]);
     }
-    const int done = draft_pass("bwd", stage, i, forward_ * 2, std::move(after));
-    bwd_[at(stage)][at(i)] = done;
+    bwd_[at(stage)][at(i)] = draft_pass(true, stage, i, std::move(after));
+    const int done = bwd_[at(stage)][at(i)].last;
     if (stage > 0) {
       send_bwd_[at(stage)][at(i)] = add(fmt::format("send_bwd.{}.{}", stage, i),
                                         SendTask{activation_, pp_bwd_comm_[at(stage - 1)]}, {done});
     }
   }
 
+  // A rank's gradients: the dense ones (12 h^2 per dense layer, 4 h^2 + h E per MoE layer's
+  // attention and router, over tp; or the given parameters over tp x pp) over the data-parallel
+  // groups, its experts' (E / ep x 3 h f per MoE layer) over the expert data-parallel groups.
   void draft_optimizer(int stage) {
-    int last = bwd_[at(stage)].back();
+    const int backward = bwd_[at(stage)].back().last;
+    const auto h = static_cast<double>(shape_.hidden);
+    const double experts = shape_.moe ? shape_.moe->experts : 0.0;
+    const double dense = shape_.parameters ? *shape_.parameters / (shape_.tp * shape_.pp)
+                                           : (dense_layers(stage) * 12.0 * h * h +
+                                              moe_layers(stage) * (4.0 * h * h + h * experts)) /
+                                                 shape_.tp;
+    const auto gradient_bytes = [this](double parameters) {
+      return sim::Bytes{static_cast<std::int64_t>(parameters) * shape_.gradient_precision_bytes};
+    };
+    std::vector<int> reduced;
     if (dp_comm_[at(stage)] >= 0) {
-      last = add(fmt::format("dp_allreduce.{}", stage),
-                 collective(CollectiveOp::kAllReduce, gradients_, dp_comm_[at(stage)], 1), {last});
+      reduced.push_back(
+          add(fmt::format("dp_allreduce.{}", stage),
+              collective(CollectiveOp::kAllReduce, gradient_bytes(dense), dp_comm_[at(stage)], 1),
+              {backward}));
+    }
+    if (edp_comm_[at(stage)] >= 0) {
+      const double own =
+          experts / shape_.moe->ep * 3.0 * h * shape_.moe->expert_hidden * moe_layers(stage);
+      reduced.push_back(
+          add(fmt::format("edp_allreduce.{}", stage),
+              collective(CollectiveOp::kAllReduce, gradient_bytes(own), edp_comm_[at(stage)], 1),
+              {backward}));
     }
     if (shape_.optimizer > sim::Duration{}) {
-      const int optimizer =
-          add(fmt::format("optimizer.{}", stage), ComputeTask{shape_.optimizer}, {last});
+      const int optimizer = add(fmt::format("optimizer.{}", stage), ComputeTask{shape_.optimizer},
+                                reduced.empty() ? std::vector<int>{backward} : std::move(reduced));
       drafts_[at(optimizer)].phase.ranks = ranks_of(stage);
     }
   }
@@ -227,7 +453,7 @@ class StepDrafter {
     for (int stage = 0; stage < shape_.pp; ++stage) {
       const int m = shape_.microbatches;
       const int warmup = std::min(shape_.pp - stage - 1, m);
-      std::vector<int> order;
+      std::vector<Pass> order;
       order.reserve(at(2 * m));
       for (int i = 0; i < warmup; ++i) {
         order.push_back(fwd_[at(stage)][at(i)]);
@@ -240,12 +466,7 @@ class StepDrafter {
         order.push_back(bwd_[at(stage)][at(i)]);
       }
       for (std::size_t k = 1; k < order.size(); ++k) {
-        // The pass's compute phase: the draft that `order[k]` ends, or it itself.
-        int compute = order[k];
-        while (!std::holds_alternative<ComputeTask>(drafts_[at(compute)].phase.task)) {
-          compute = drafts_[at(compute)].after.front();
-        }
-        drafts_[at(compute)].after.push_back(order[k - 1]);
+        drafts_[at(order[k].first)].after.push_back(order[k - 1].last);
       }
     }
   }
@@ -293,12 +514,13 @@ class StepDrafter {
   int dp_;
   int stage_nodes_;
   int stage_ranks_;
-  sim::Duration forward_{};
+  double dense_flops_ = 0.0;  // one dense layer's forward per GPU
   sim::Bytes activation_;
-  sim::Bytes gradients_;
-  int tp_calls_ = 0;
-  std::vector<int> tp_comm_, dp_comm_, pp_fwd_comm_, pp_bwd_comm_;  // per stage, -1: none
-  std::vector<std::vector<int>> fwd_, bwd_, send_fwd_, send_bwd_;   // [stage][micro-batch]
+  std::vector<MoeLayer> moe_;  // per layer, the MoE ones drawn
+  // Per stage, -1: none.
+  std::vector<int> tp_comm_, dp_comm_, ep_comm_, edp_comm_, pp_fwd_comm_, pp_bwd_comm_;
+  std::vector<std::vector<Pass>> fwd_, bwd_;           // [stage][micro-batch]
+  std::vector<std::vector<int>> send_fwd_, send_bwd_;  // [stage][micro-batch]
   std::vector<Draft> drafts_;
 };
 
@@ -311,22 +533,45 @@ int megatron_dp(const MegatronShape& shape) {
 
 StepWorkload make_megatron_step(const MegatronShape& shape) {
   const int ranks = static_cast<int>(shape.nodes.size()) * shape.gpus_per_node;
-  require(shape.tp >= 1 && shape.gpus_per_node % shape.tp == 0,
+  require(shape.tp >= 1 && shape.gpus_per_node % shape.tp == 0, "tp",
           fmt::format("tp {} must divide gpus_per_node {}: a tensor-parallel group stays in one "
                       "node's NVLink domain",
                       shape.tp, shape.gpus_per_node));
-  require(shape.pp >= 1 && ranks % (shape.tp * shape.pp) == 0,
+  require(shape.pp >= 1 && ranks % (shape.tp * shape.pp) == 0, "pp",
           fmt::format("tp x pp = {} must divide the job's {} ranks", shape.tp * shape.pp, ranks));
-  require(shape.tp * megatron_dp(shape) % shape.gpus_per_node == 0,
+  const int stage_ranks = shape.tp * megatron_dp(shape);
+  require(stage_ranks % shape.gpus_per_node == 0, "pp",
           fmt::format("a pipeline stage's tp x dp = {} ranks must fill whole nodes of {} GPUs",
-                      shape.tp * megatron_dp(shape), shape.gpus_per_node));
-  require(shape.layers >= 1 && shape.layers % shape.pp == 0,
+                      stage_ranks, shape.gpus_per_node));
+  require(shape.layers >= 1 && shape.layers % shape.pp == 0, "layers",
           fmt::format("layers {} must be a positive multiple of pp {}", shape.layers, shape.pp));
   require(shape.hidden >= 1 && shape.sequence >= 1 && shape.micro_batch >= 1 &&
               shape.microbatches >= 1 && shape.precision_bytes >= 1 &&
               shape.gradient_precision_bytes >= 1,
-          "hidden, sequence, micro_batch, microbatches and the precisions must be at least 1");
-  require(shape.achieved_tflops > 0.0, "achieved_tflops must be above zero");
+          "", "hidden, sequence, micro_batch, microbatches and the precisions must be at least 1");
+  require(shape.achieved_tflops > 0.0, "achieved_tflops", "achieved_tflops must be above zero");
+  if (shape.moe) {
+    const MoeShape& moe = *shape.moe;
+    const int g = shape.gpus_per_node;
+    require(!shape.parameters, "parameters",
+            "an MoE model's parameters are counted from its shape: leave \"parameters\" out");
+    require(moe.experts >= 1 && moe.expert_hidden >= 1, "moe/experts",
+            "experts and expert_hidden must be at least 1");
+    require(moe.top_k >= 1 && moe.top_k <= moe.experts, "moe/top_k",
+            fmt::format("top_k {} must be 1 to the {} experts", moe.top_k, moe.experts));
+    require(moe.ep >= 1 && stage_ranks % moe.ep == 0 && moe.experts % moe.ep == 0, "moe/ep",
+            fmt::format("ep {} must divide a pipeline stage's {} ranks and the {} experts", moe.ep,
+                        stage_ranks, moe.experts));
+    require(moe.ep <= g ? g % moe.ep == 0 : moe.ep % g == 0, "moe/ep",
+            fmt::format("ep {} must divide gpus_per_node {} or be a multiple of it: an "
+                        "expert-parallel group is part of a node or whole nodes",
+                        moe.ep, g));
+    require(
+        moe.dense_layers >= 0 && moe.dense_layers <= shape.layers, "moe/dense_layers",
+        fmt::format("dense_layers {} must be 0 to the {} layers", moe.dense_layers, shape.layers));
+    require(moe.skew >= 0.0 && std::isfinite(moe.skew), "moe/skew",
+            fmt::format("skew {} must be at least 0 (0: a balanced router)", moe.skew));
+  }
   return StepDrafter(shape).draft();
 }
 

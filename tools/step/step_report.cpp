@@ -42,6 +42,14 @@ std::string family(const std::string& name) { return name.substr(0, name.find('.
 void print_critical_path(std::ostream& out,
                          const models::StepWorkload& workload,
                          const StepReport& report) {
+  const double step_ms = ms(report.run.result.step_time);
+  out << "# critical path by phase family (time each held it)\n";
+  out << fmt::format("#  {:<24} {:<15} {:>7} {:>11} {:>7}\n", "family", "kind", "phases", "ms",
+                     "share");
+  for (const FamilyCost& f : critical_families(workload, report.run.result)) {
+    out << fmt::format("   {:<24} {:<15} {:>7} {:>11.3f} {:>6.1f}%\n", f.family, f.kind, f.phases,
+                       f.ms, step_ms > 0.0 ? 100.0 * f.ms / step_ms : 0.0);
+  }
   out << "# critical path (each entry waited for the one before it)\n";
   out << fmt::format("#  {:<24} {:<15} {:>11} {:>11}  {}\n", "phase", "kind", "start_ms", "end_ms",
                      "on");
@@ -113,6 +121,28 @@ std::vector<CriticalEntry> critical_entries(const models::StepWorkload& workload
     i = j;
   }
   return entries;
+}
+
+std::vector<FamilyCost> critical_families(const models::StepWorkload& workload,
+                                          const models::StepResult& result) {
+  std::vector<FamilyCost> out;
+  for (const int index : result.critical_path) {
+    const models::PhaseRun& run = result.runs[static_cast<std::size_t>(index)];
+    const std::string name = family(workload.phases[static_cast<std::size_t>(run.phase)].name);
+    const std::string kind = phase_kind(workload, run);
+    auto it = std::find_if(out.begin(), out.end(),
+                           [&](const FamilyCost& f) { return f.family == name && f.kind == kind; });
+    if (it == out.end()) {
+      out.push_back({name, kind, 0, 0.0});
+      it = out.end() - 1;
+    }
+    ++it->phases;
+    it->ms += ms(run.end - run.start);
+  }
+  std::sort(out.begin(), out.end(), [](const FamilyCost& a, const FamilyCost& b) {
+    return a.ms != b.ms ? a.ms > b.ms : a.family < b.family;
+  });
+  return out;
 }
 
 void print_step_table(std::ostream& out,
@@ -192,6 +222,11 @@ void print_step_json(std::ostream& out,
   doc["rank_idle_ms"] = nlohmann::ordered_json::array();
   for (std::size_t r = 0; r < result.compute_time.size(); ++r) {
     doc["rank_idle_ms"].push_back(ms(result.idle_time(static_cast<int>(r))));
+  }
+  doc["critical_families"] = nlohmann::ordered_json::array();
+  for (const FamilyCost& f : critical_families(workload, result)) {
+    doc["critical_families"].push_back(
+        {{"family", f.family}, {"kind", f.kind}, {"phases", f.phases}, {"ms", f.ms}});
   }
   doc["critical_path"] = nlohmann::ordered_json::array();
   for (const int index : result.critical_path) {

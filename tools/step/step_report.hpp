@@ -66,6 +66,18 @@ struct CriticalEntry {
 std::vector<CriticalEntry> critical_entries(const models::StepWorkload& workload,
                                             const StepReport& report);
 
+// The time each family of phases ("dispatch", "fwd_experts") held the critical path: the summed
+// run time of its phases there, largest first (ties by name), with their kind and count.
+struct FamilyCost {
+  std::string family;
+  std::string kind;
+  int phases = 0;
+  double ms = 0.0;
+};
+
+std::vector<FamilyCost> critical_families(const models::StepWorkload& workload,
+                                          const models::StepResult& result);
+
 void print_step_table(std::ostream& out,
                       const models::StepWorkload& workload,
                       const StepReport& report);

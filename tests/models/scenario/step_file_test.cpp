@@ -172,7 +172,7 @@ TEST(StepFile, MistakesAreErrorsAtTheirPointer) {
             "w.json: /: expected \"forward\" and \"backward\" durations, or \"flops\" and "
             "\"achieved_tflops\"");
   EXPECT_EQ(error_of(R"({"generator": "pp"})"),
-            "w.json: /generator: expected one of \"dp\", \"3d\", got \"pp\" (did you mean "
+            "w.json: /generator: expected one of \"dp\", \"3d\", \"moe\", got \"pp\" (did you mean "
             "\"dp\"?)");
 }
 
@@ -215,7 +215,7 @@ TEST(StepFile, ThreeDGeneratorReadsTheModelsShape) {
 TEST(StepFile, PipelineMistakesAreErrorsAtTheirPointer) {
   EXPECT_EQ(error_of(R"({"generator": "3d", "tp": 3, "layers": 4, "hidden": 8, "sequence": 8,
       "achieved_tflops": 1})"),
-            "w.json: /: tp 3 must divide gpus_per_node 8: a tensor-parallel group stays in one "
+            "w.json: /tp: tp 3 must divide gpus_per_node 8: a tensor-parallel group stays in one "
             "node's NVLink domain");
   EXPECT_EQ(error_of(R"({"generator": "3d", "layers": 4, "hidden": 8, "achieved_tflops": 1})"),
             "w.json: /: missing key \"sequence\"");
@@ -227,6 +227,42 @@ TEST(StepFile, PipelineMistakesAreErrorsAtTheirPointer) {
             "w.json: /phases/0/ranks/1: rank 0 is listed twice");
   EXPECT_EQ(error_of(R"({"phases": [{"name": "a", "compute": "1ms", "calls": 2}]})"),
             "w.json: /phases/0/calls: only a \"collective\" or \"send\" phase takes this");
+}
+
+TEST(StepFile, MoeGeneratorReadsTheExperts) {
+  // 2 nodes, ep 16, 2 layers of which 1 dense, one micro-batch: the dense layer's fwd and bwd,
+  // the MoE layer's 4 forward and 4 backward phases (tp 1: no tensor-parallel calls), the dp
+  // AllReduce and the optimizer.
+  const StepWorkload step = step_of(R"({"generator": "moe", "layers": 2, "hidden": 1024,
+      "sequence": 1024, "achieved_tflops": 100, "optimizer": "1ms",
+      "moe": {"experts": 32, "top_k": 2, "ep": 16, "expert_hidden": 512, "dense_layers": 1,
+              "skew": 0.5, "seed": 3}})");
+  EXPECT_EQ(step.phases.size(), std::size_t{2 + 8 + 2});
+  const auto dispatch = std::find_if(step.phases.begin(), step.phases.end(),
+                                     [](const Phase& p) { return p.name == "dispatch.0.0.1"; });
+  ASSERT_NE(dispatch, step.phases.end());
+  EXPECT_EQ(std::get<CollectiveTask>(dispatch->task).request.peer_bytes->size(), 256U);
+}
+
+TEST(StepFile, MoeMistakesAreErrorsAtTheirPointer) {
+  const std::string shape = R"("generator": "moe", "layers": 2, "hidden": 8, "sequence": 8,
+      "achieved_tflops": 1, )";
+  EXPECT_EQ(error_of("{" + shape + R"("moe": {"experts": 8, "top_k": 2, "ep": 3,
+      "expert_hidden": 8}})"),
+            "w.json: /moe/ep: ep 3 must divide a pipeline stage's 16 ranks and the 8 experts");
+  EXPECT_EQ(error_of("{" + shape + R"("moe": {"experts": 8, "top_k": 9, "ep": 8,
+      "expert_hidden": 8}})"),
+            "w.json: /moe/top_k: expected an integer from 1 to 8, got 9");
+  EXPECT_EQ(error_of("{" + shape + R"("moe": {"experts": 8, "top_k": 2, "ep": 8,
+      "expert_hidden": 8, "skew": -1}})"),
+            "w.json: /moe/skew: expected a number >= 0, got -1");
+  EXPECT_EQ(error_of("{" + shape + R"("parameters": 1e9, "moe": {"experts": 8, "top_k": 2,
+      "ep": 8, "expert_hidden": 8}})"),
+            "w.json: /parameters: an MoE model's parameters are counted from its shape: leave "
+            "\"parameters\" out");
+  EXPECT_EQ(error_of(R"({"generator": "moe", "layers": 2, "hidden": 8, "sequence": 8,
+      "achieved_tflops": 1})"),
+            "w.json: /: missing key \"moe\"");
 }
 
 TEST(StepFaults, ReadsEveryKind) {
