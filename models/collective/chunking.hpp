@@ -5,10 +5,10 @@
 // A connection has NCCL_STEPS = 8 buffer slots of buffer / 8 bytes each. Per loop, each rank's
 // piece of a channel is at most one chunk (chunk_steps slots); each step of the ring moves that
 // piece in slices of slice_steps slots. Simple (NCCL_BUFFSIZE 4 MiB): 512 KiB steps, rings of
-// AllReduce / AllGather / ReduceScatter take 4-step chunks (2 MiB) in 2-step slices, Broadcast
-// 1-step chunks and slices. LL: 64 KiB steps of 16-byte lines, half of them payload (32 KiB);
-// LL128: 614,400-byte steps of 128-byte lines, 120 of each payload (576,000 B); both move a chunk
-// of one step as one slice.
+// AllReduce / AllGather / ReduceScatter take 4-step chunks (2 MiB) in 2-step slices, Broadcast and
+// Reduce 1-step chunks and slices. LL: 64 KiB steps of 16-byte lines, half of them payload (32
+// KiB); LL128: 614,400-byte steps of 128-byte lines, 120 of each payload (576,000 B); both move a
+// chunk of one step as one slice.
 #pragma once
 
 #include "models/collective/collective_types.hpp"
@@ -33,7 +33,7 @@ constexpr Chunking ring_chunking(CollectiveOp op, Protocol protocol) {
       break;
   }
   const sim::Bytes step = sim::kib(512);
-  return op == CollectiveOp::kBroadcast ? Chunking{step, 1} : Chunking{step * 4, 2};
+  return is_ring_chain(op) ? Chunking{step, 1} : Chunking{step * 4, 2};
 }
 
 }  // namespace railsim::models

@@ -78,6 +78,7 @@ double busbw_factor(CollectiveOp op, int ranks) {
     case CollectiveOp::kScatter:
       return (n - 1.0) / n;
     case CollectiveOp::kBroadcast:
+    case CollectiveOp::kReduce:
     case CollectiveOp::kSendRecv:
       return 1.0;
   }
@@ -150,7 +151,7 @@ std::string why_not(const TuningTopology& topology,
         (topology.arch != GpuArch::kHopper && topology.arch != GpuArch::kBlackwell)) {
       return "nvls needs GPUs of SM90 or later on an NVSwitch";
     }
-    if (op == CollectiveOp::kBroadcast) {
+    if (is_ring_chain(op)) {
       return "nvls runs all_reduce, all_gather and reduce_scatter only";
     }
     if (topology.nodes > 1) {
@@ -471,8 +472,10 @@ std::unique_ptr<CollectiveCall> start_collective(const System& system,
   const bool traced = trace != nullptr;
   switch (algorithm) {
     case Algorithm::kRing: {
-      const RingLayout layout =
-          ring_layout(system, comm, {channels, request.cross_nic, request.pxn});
+      RingLayout layout = ring_layout(system, comm, {channels, request.cross_nic, request.pxn});
+      if (request.op == CollectiveOp::kReduce) {
+        start_after_root(layout);
+      }
       RingPlan plan = make_ring_plan(request.op, protocol, request.size, layout.rings);
       chosen.execution = execution_for(request, plan.transfer_count());
       const CollectiveTiming timing = timing_for(topology, algorithm, protocol, channels, request);

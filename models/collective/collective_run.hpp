@@ -65,7 +65,7 @@ struct CollectiveResult {
 std::string_view algorithm_label(const CollectiveResult& result);
 
 // nccl-tests' bus bandwidth factor: 2(n-1)/n AllReduce, (n-1)/n AllGather, ReduceScatter,
-// AllToAll, Gather and Scatter, 1 Broadcast and SendRecv.
+// AllToAll, Gather and Scatter, 1 Broadcast, Reduce and SendRecv.
 double busbw_factor(CollectiveOp op, int ranks);
 
 // What NCCL's topology detection would report for this system and communicator.

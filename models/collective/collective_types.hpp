@@ -19,6 +19,7 @@ enum class CollectiveOp {
   kAllGather,
   kReduceScatter,
   kBroadcast,
+  kReduce,
   kAllToAll,
   kSendRecv,
   kGather,
@@ -31,8 +32,8 @@ enum class Protocol { kLl, kLl128, kSimple };
 
 inline constexpr std::array kCollectiveOps = {
     CollectiveOp::kAllReduce, CollectiveOp::kAllGather, CollectiveOp::kReduceScatter,
-    CollectiveOp::kBroadcast, CollectiveOp::kAllToAll,  CollectiveOp::kSendRecv,
-    CollectiveOp::kGather,    CollectiveOp::kScatter};
+    CollectiveOp::kBroadcast, CollectiveOp::kReduce,    CollectiveOp::kAllToAll,
+    CollectiveOp::kSendRecv,  CollectiveOp::kGather,    CollectiveOp::kScatter};
 inline constexpr std::array kAlgorithms = {Algorithm::kRing, Algorithm::kTree, Algorithm::kNvls,
                                            Algorithm::kNvlsTree, Algorithm::kPat};
 inline constexpr std::array kProtocols = {Protocol::kLl, Protocol::kLl128, Protocol::kSimple};
@@ -40,6 +41,13 @@ inline constexpr std::array kProtocols = {Protocol::kLl, Protocol::kLl128, Proto
 constexpr bool is_point_to_point(CollectiveOp op) {
   return op == CollectiveOp::kAllToAll || op == CollectiveOp::kSendRecv ||
          op == CollectiveOp::kGather || op == CollectiveOp::kScatter;
+}
+
+// Broadcast and Reduce run the ring as a chain (nccl:src/device/broadcast.h, reduce.h): the data
+// crosses n - 1 hops once, from the root (Broadcast) or towards it (Reduce), each piece sent at
+// one step only; the others send every piece at every step of the ring.
+constexpr bool is_ring_chain(CollectiveOp op) {
+  return op == CollectiveOp::kBroadcast || op == CollectiveOp::kReduce;
 }
 
 // An all-to-all-v's bytes: what rank i of an n-rank communicator sends rank j, at [i x n + j]
@@ -50,8 +58,8 @@ constexpr bool is_gather_scatter(CollectiveOp op) {
   return op == CollectiveOp::kAllGather || op == CollectiveOp::kReduceScatter;
 }
 
-// "all_reduce", "all_gather", "reduce_scatter", "broadcast", "alltoall", "sendrecv", "gather",
-// "scatter": the nccl-tests program stems.
+// "all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce", "alltoall", "sendrecv",
+// "gather", "scatter": the nccl-tests program stems.
 constexpr std::string_view op_name(CollectiveOp op) {
   switch (op) {
     case CollectiveOp::kAllReduce:
@@ -62,6 +70,8 @@ constexpr std::string_view op_name(CollectiveOp op) {
       return "reduce_scatter";
     case CollectiveOp::kBroadcast:
       return "broadcast";
+    case CollectiveOp::kReduce:
+      return "reduce";
     case CollectiveOp::kAllToAll:
       return "alltoall";
     case CollectiveOp::kSendRecv:

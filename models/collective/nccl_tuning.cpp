@@ -33,7 +33,8 @@ int log2_floor(int n) {
   return levels;
 }
 
-// nsteps of the model (nccl:src/graph/tuning.cc): AllReduce 2(n-1), AG/RS n-1, Broadcast n.
+// nsteps of the model (nccl:src/graph/tuning.cc): AllReduce 2(n-1), AG/RS n-1, Broadcast and Reduce
+// n.
 int model_steps(CollectiveOp op, int ranks) {
   switch (op) {
     case CollectiveOp::kAllReduce:
@@ -42,6 +43,7 @@ int model_steps(CollectiveOp op, int ranks) {
     case CollectiveOp::kReduceScatter:
       return ranks - 1;
     case CollectiveOp::kBroadcast:
+    case CollectiveOp::kReduce:
       return ranks;
     case CollectiveOp::kAllToAll:
     case CollectiveOp::kSendRecv:
@@ -95,7 +97,7 @@ double ring_latency_us(const TuningTopology& topology,
                        double intra_us,
                        double inter_us) {
   const double base = base_latency_us(Algorithm::kRing, protocol);
-  if (op == CollectiveOp::kBroadcast) {
+  if (is_ring_chain(op)) {
     // NCCL adds nsteps hops only when the channels differ; the approximated search always finds
     // identical ones.
     const HopKind hop = topology.nodes == 1

@@ -47,8 +47,9 @@ std::int64_t NvlsPlan::transfer_count() const {
 }
 
 NvlsPlan make_nvls_plan(CollectiveOp op, sim::Bytes size, int ranks, int channels) {
-  if (op == CollectiveOp::kBroadcast) {
-    throw sim::InputError("nvls runs all_reduce, all_gather and reduce_scatter, not broadcast");
+  if (is_ring_chain(op)) {
+    throw sim::InputError(
+        fmt::format("nvls runs all_reduce, all_gather and reduce_scatter, not {}", op_name(op)));
   }
   if (ranks < 2) {
     throw sim::InputError(fmt::format("nvls plan: {} ranks, expected at least 2", ranks));

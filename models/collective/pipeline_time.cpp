@@ -87,7 +87,7 @@ double pipeline_seconds_closed_form(const RingPlan& plan,
   const auto hop_s = [&](std::size_t p, sim::Bytes slice) {
     return (streams ? 0.0 : seconds_of(slice, pace[p % n])) + pace[p % n].delay_s;
   };
-  if (plan.op == CollectiveOp::kBroadcast) {
+  if (is_ring_chain(plan.op)) {
     const sim::Bytes first = pipe.loops > 1 ? full : pipe.last_loop_slice;
     double fill_s = 0.0;
     for (std::size_t p = 0; p + 1 < n; ++p) {

@@ -158,6 +158,13 @@ void check_fits(const System& system, const Communicator& comm, std::optional<in
   }
 }
 
+void start_after_root(RingLayout& layout) {
+  for (std::size_t c = 0; c < layout.rings.size(); ++c) {
+    std::rotate(layout.rings[c].begin(), layout.rings[c].begin() + 1, layout.rings[c].end());
+    std::rotate(layout.hops[c].begin(), layout.hops[c].begin() + 1, layout.hops[c].end());
+  }
+}
+
 RingLayout ring_layout(const System& system, const Communicator& comm, const RingOptions& options) {
   check_fits(system, comm, options.channels);
   if (options.cross_nic < 0 || options.cross_nic > 2) {

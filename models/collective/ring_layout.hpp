@@ -76,4 +76,8 @@ void check_fits(const System& system, const Communicator& comm, std::optional<in
 // Throws sim::InputError for a communicator the system cannot hold, or options out of range.
 RingLayout ring_layout(const System& system, const Communicator& comm, const RingOptions& options);
 
+// Starts every ring of `layout` one position later, so that a chain down positions 0 .. n-1 ends
+// at the rank where Broadcast's starts: Reduce's chain towards its root.
+void start_after_root(RingLayout& layout);
+
 }  // namespace railsim::models

@@ -50,7 +50,7 @@ struct RingChannels final : ChannelModel {
   // the connection that posts longest has been posted, and a chain's last byte still crosses its
   // last hop after the links have drained.
   sim::Duration lower_bound(int c, sim::Duration drain) const override {
-    const bool chain = plan.op == CollectiveOp::kBroadcast && !delay[at(c)].empty();
+    const bool chain = is_ring_chain(plan.op) && !delay[at(c)].empty();
     const std::vector<sim::Duration>& posts = post[at(c)];
     const sim::Duration longest =
         posts.empty() ? sim::Duration{} : *std::max_element(posts.begin(), posts.end());
@@ -62,7 +62,7 @@ struct RingChannels final : ChannelModel {
   // In the order for_each_slice lists a connection's transfers: loop by loop, then step by step
   // where the connection sends, then slice by slice.
   sim::Bytes transfer_bytes(int c, int p, std::int64_t t) const override {
-    const bool chain = plan.op == CollectiveOp::kBroadcast;
+    const bool chain = is_ring_chain(plan.op);
     const int slices = plan.chunking.slices;
     const std::int64_t per_loop = std::int64_t{plan.active_steps()} * slices;
     const auto l = static_cast<std::size_t>(t / per_loop);
@@ -153,7 +153,7 @@ GroupPipeline ring_pipeline(const System& system,
         shared_hop.post_s = sim::to_seconds(timing.step_post);
         shared_hop.post_every = plan.chunking.slices;
       }
-      if (plan.op != CollectiveOp::kBroadcast) {
+      if (!is_ring_chain(plan.op)) {
         // Position p forwards, at step s > 0, what position p - 1 sent at step s - 1.
         shared_hop.inputs = {static_cast<std::uint32_t>(at(c) * at(connections) +
                                                         at((p - 1 + connections) % connections))};
@@ -183,7 +183,7 @@ GroupPipeline ring_pipeline(const System& system,
   // Every connection of a ring sends from the first step on, so all of the collective's flows
   // share; a Broadcast chain fills from its first hop, so a hop shares links only with the
   // other channels' hops at the same position.
-  const bool chain = plan.op == CollectiveOp::kBroadcast;
+  const bool chain = is_ring_chain(plan.op);
   ring->plan = std::move(plan);
   pipeline.channel_times =
       connection_channel_times(network, pipeline, timing, chain, std::move(ring), std::move(most),

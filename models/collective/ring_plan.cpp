@@ -29,7 +29,7 @@ int RingPlan::connections() const {
   if (ranks == 1) {
     return 0;  // one rank moves nothing
   }
-  return op == CollectiveOp::kBroadcast ? ranks - 1 : ranks;
+  return is_ring_chain(op) ? ranks - 1 : ranks;
 }
 
 sim::Bytes RingPlan::channel_bytes(int channel) const {
@@ -41,7 +41,7 @@ std::vector<sim::Bytes> RingPlan::loop_pieces(int channel) const {
   // Per loop a rank's piece is one chunk, or an n-th of what is left when that is less; pieces
   // past the end of the data are empty but their steps still run (NCCL's kernels still hand
   // the slots on), and a channel with no data still makes one loop.
-  const std::int64_t parts = op == CollectiveOp::kBroadcast ? 1 : ranks;
+  const std::int64_t parts = is_ring_chain(op) ? 1 : ranks;
   std::int64_t left = channel_bytes(channel).count;
   std::vector<sim::Bytes> pieces;
   do {
@@ -55,7 +55,7 @@ std::vector<sim::Bytes> RingPlan::loop_pieces(int channel) const {
 }
 
 std::int64_t RingPlan::loops(int channel) const {
-  const std::int64_t parts = op == CollectiveOp::kBroadcast ? 1 : ranks;
+  const std::int64_t parts = is_ring_chain(op) ? 1 : ranks;
   return std::max<std::int64_t>(
       1, ceil_div(channel_bytes(channel).count, parts * chunking.chunk.count));
 }
@@ -65,9 +65,8 @@ std::int64_t RingPlan::transfer_count() const {
   for (int c = 0; c < channels(); ++c) {
     loops_total += loops(c);
   }
-  const std::int64_t per_loop = op == CollectiveOp::kBroadcast
-                                    ? std::int64_t{connections()}
-                                    : std::int64_t{connections()} * steps();
+  const std::int64_t per_loop =
+      is_ring_chain(op) ? std::int64_t{connections()} : std::int64_t{connections()} * steps();
   return loops_total * per_loop * chunking.slices;
 }
 
@@ -139,7 +138,7 @@ std::vector<Transfer> transfers(const RingPlan& plan) {
 }
 
 RingPipeline pipeline(const RingPlan& plan, int channel) {
-  const bool chain = plan.op == CollectiveOp::kBroadcast;
+  const bool chain = is_ring_chain(plan.op);
   const int n = plan.ranks;
   const int parts = chain ? 1 : n;
   const std::vector<sim::Bytes> pieces = plan.loop_pieces(channel);

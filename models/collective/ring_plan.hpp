@@ -9,6 +9,8 @@
 //   AllReduce      2(n-1) steps: n-1 of reduce-scatter, then n-1 of all-gather
 //   ReduceScatter  n-1 steps;   AllGather  n-1 steps
 //   Broadcast      the whole loop's data flows from ring position 0 down a chain of n-1 hops
+//   Reduce         the same chain, on a ring that starts after the root and ends at it
+//                  (collective_run rotates the layout)
 // At step s, ring position p sends piece (p - s) mod n, the one it received at step s-1. So every
 // connection of an AllReduce carries 2(n-1)/n of the channel's bytes, and AllGather's and
 // ReduceScatter's (n-1)/n: nccl-tests' busbw factors.
@@ -37,25 +39,25 @@ struct RingPlan {
 
   int channels() const { return static_cast<int>(rings.size()); }
 
-  // Steps one piece takes around the ring: 2(n-1), n-1, or n-1 hops for Broadcast.
+  // Steps one piece takes around the ring: 2(n-1), n-1, or n-1 hops for a chain.
   int steps() const;
 
-  // Connections (sending positions) of a channel: n, or n-1 for Broadcast's chain.
+  // Connections (sending positions) of a channel: n, or n-1 for a chain (Broadcast, Reduce).
   int connections() const;
 
-  // Steps of one loop in which a connection sends: all of them, or one for Broadcast.
-  int active_steps() const { return op == CollectiveOp::kBroadcast ? 1 : steps(); }
+  // Steps of one loop in which a connection sends: all of them, or one for a chain.
+  int active_steps() const { return is_ring_chain(op) ? 1 : steps(); }
 
   // The piece of a loop that ring position p sends at step s: p - s (mod n), the one it
-  // received at step s - 1. Broadcast's chain moves the loop's one piece.
+  // received at step s - 1. A chain moves the loop's one piece.
   int piece_sent(int position, int step) const {
-    return op == CollectiveOp::kBroadcast ? 0 : ((position - step) % ranks + ranks) % ranks;
+    return is_ring_chain(op) ? 0 : ((position - step) % ranks + ranks) % ranks;
   }
 
   // The payload channel c carries.
   sim::Bytes channel_bytes(int channel) const;
 
-  // Per-rank piece sizes of each loop of channel c (a Broadcast loop has one piece).
+  // Per-rank piece sizes of each loop of channel c (a chain's loop has one piece).
   std::vector<sim::Bytes> loop_pieces(int channel) const;
 
   // Loops channel c makes: its bytes over a loop's worth of full chunks, at least one.
@@ -103,7 +105,7 @@ void for_each_slice(const RingPlan& plan, int channel, Visit&& visit) {
   const int n = plan.ranks;
   const int steps = plan.steps();
   const int slices = plan.chunking.slices;
-  const bool chain = plan.op == CollectiveOp::kBroadcast;
+  const bool chain = is_ring_chain(plan.op);
   const int parts = chain ? 1 : n;
   const std::vector<sim::Bytes> pieces = plan.loop_pieces(channel);
   const int loops = static_cast<int>(pieces.size()) / parts;
@@ -116,7 +118,7 @@ void for_each_slice(const RingPlan& plan, int channel, Visit&& visit) {
   for (int l = 0; l < loops; ++l) {
     const std::size_t loop_first = static_cast<std::size_t>(l) * static_cast<std::size_t>(parts);
     for (int s = 0; s < steps; ++s) {
-      // Broadcast's chain: step s is position s's one send. Position p + 1 sends the piece
+      // A chain: step s is position s's one send. Position p + 1 sends the piece
       // after position p's.
       const int first_piece = plan.piece_sent(chain ? s : 0, s);
       for (int k = 0; k < slices; ++k) {

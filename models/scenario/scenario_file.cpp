@@ -49,6 +49,7 @@ CollectiveOp read_op(const JsonValue& value) {
                                       {"all_gather", CollectiveOp::kAllGather},
                                       {"reduce_scatter", CollectiveOp::kReduceScatter},
                                       {"broadcast", CollectiveOp::kBroadcast},
+                                      {"reduce", CollectiveOp::kReduce},
                                       {"alltoall", CollectiveOp::kAllToAll},
                                       {"sendrecv", CollectiveOp::kSendRecv},
                                       {"gather", CollectiveOp::kGather},

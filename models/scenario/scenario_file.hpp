@@ -46,7 +46,7 @@ ScenarioFile scenario_from_argument(const std::string& preset_or_file);
 void read_nccl(const JsonValue& nccl, CollectiveRequest& request);
 
 // An nccl-tests operation name: "all_reduce", "all_gather", "reduce_scatter", "broadcast",
-// "alltoall", "sendrecv", "gather" or "scatter".
+// "reduce", "alltoall", "sendrecv", "gather" or "scatter".
 CollectiveOp read_op(const JsonValue& value);
 
 // Reads `/workload` of a scenario document; an error at its pointer for anything the system

@@ -9,18 +9,18 @@
 #include "tools/cli_support/named_choice.hpp"
 
 #include <array>
+#include <cstddef>
 
 namespace railsim::tools {
 
-inline constexpr std::array<Choice<models::CollectiveOp>, 8> kOpChoices = {
-    {{"all_reduce", models::CollectiveOp::kAllReduce},
-     {"all_gather", models::CollectiveOp::kAllGather},
-     {"reduce_scatter", models::CollectiveOp::kReduceScatter},
-     {"broadcast", models::CollectiveOp::kBroadcast},
-     {"alltoall", models::CollectiveOp::kAllToAll},
-     {"sendrecv", models::CollectiveOp::kSendRecv},
-     {"gather", models::CollectiveOp::kGather},
-     {"scatter", models::CollectiveOp::kScatter}}};
+// Every operation under its nccl-tests name (op_name).
+inline constexpr auto kOpChoices = [] {
+  std::array<Choice<models::CollectiveOp>, models::kCollectiveOps.size()> out{};
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    out[i] = {models::op_name(models::kCollectiveOps[i]), models::kCollectiveOps[i]};
+  }
+  return out;
+}();
 
 inline constexpr std::array<Choice<models::Algorithm>, 5> kAlgorithmChoices = {
     {{"ring", models::Algorithm::kRing},

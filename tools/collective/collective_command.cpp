@@ -133,9 +133,9 @@ std::optional<CollectiveOptions> parse_options(const std::vector<std::string>& a
       "gpus-per-node", po::value(&gpus_per_node),
       "use the first G GPUs of each node (nccl-tests -g G); default: all")(
       "op", po::value(&a.op)->required(),
-      "all_reduce, all_gather, reduce_scatter, broadcast, alltoall, sendrecv, gather, scatter")(
-      "minbytes,b", po::value(&a.min_size)->default_value("32M"),
-      "smallest size, with nccl-tests' suffixes (8, 1K, 64M, 8G)")(
+      "all_reduce, all_gather, reduce_scatter, broadcast, reduce, alltoall, sendrecv, gather, "
+      "scatter")("minbytes,b", po::value(&a.min_size)->default_value("32M"),
+                 "smallest size, with nccl-tests' suffixes (8, 1K, 64M, 8G)")(
       "maxbytes,e", po::value(&a.max_size)->default_value("32M"), "largest size")(
       "stepfactor,f", po::value(&a.factor)->default_value(2), "size multiplier between rows")(
       "rail", po::value(&o.rail), "override the rail mapping: aligned or misaligned")(

@@ -200,10 +200,10 @@ void print_nccl_tests(std::ostream& out, const SizeSeries& series) {
   // sendrecv_perf prints the "sum" it is given but never applies.
   const bool reduces = op == models::CollectiveOp::kAllReduce ||
                        op == models::CollectiveOp::kReduceScatter ||
-                       op == models::CollectiveOp::kSendRecv;
+                       op == models::CollectiveOp::kReduce || op == models::CollectiveOp::kSendRecv;
   // The programs with a root print nccl-tests' default, rank 0.
-  const bool rooted = op == models::CollectiveOp::kBroadcast ||
-                      op == models::CollectiveOp::kGather || op == models::CollectiveOp::kScatter;
+  const bool rooted = models::is_ring_chain(op) || op == models::CollectiveOp::kGather ||
+                      op == models::CollectiveOp::kScatter;
   fmt::print(out, "# railsim {} prediction on {}: {} nodes x {} GPUs\n", kVersion,
              series.system_name, comm.nodes, comm.gpus_per_node);
   fmt::print(out, "# Collective test starting: {}\n", program);

@@ -254,5 +254,40 @@ TEST(CollectiveRun, RejectsWhatItCannotRun) {
   EXPECT_THROW(bed.run(negative), sim::InputError);
 }
 
+TEST(CollectiveRun, ReduceRunsTheChainTowardsItsRoot) {
+  // 3 nodes x 1 GPU, root rank 0, 4 channels of 1 GiB: Broadcast's chain is 0 > 1 > 2, Reduce's
+  // 1 > 2 > 0. Healthy, both move S once through each GPU-NIC path on the way, at 49.15 GB/s,
+  // and each network hop posts its channel's 2048 steps of 512 KiB one after another at NCCL's
+  // Simple network overhead, 3 us: S / 49.15 GB/s + 6.144 ms (+ 8.4 us base latency). With
+  // node 2's ports towards the fabric at half rate, only Reduce sends through them:
+  // S / (port / 2) + the posts, while Broadcast keeps its time.
+  Testbed bed(3);
+  const auto run = [&bed](CollectiveOp op) {
+    CollectiveRequest request = ring(op, sim::gib(4), Protocol::kSimple, 4);
+    request.comm = {3, 1};
+    return bed.run(request);
+  };
+  const double bytes = 4.0 * 1073741824.0;
+  const double posts_s = 2048 * 3e-6 + 8.4e-6;
+  const double healthy_s = bytes / (kGen5GBps * 1e9) + posts_s;
+  const CollectiveResult broadcast = run(CollectiveOp::kBroadcast);
+  EXPECT_NEAR(seconds(run(CollectiveOp::kReduce).time), healthy_s, 0.01 * healthy_s);
+  EXPECT_NEAR(seconds(broadcast.time), healthy_s, 0.01 * healthy_s);
+  double half_port = 0.0;
+  for (std::uint32_t l = 0; l < bed.network.link_count(); ++l) {
+    const sim::LinkId id{l};
+    const std::string name(bed.network.link(id).name);
+    if (name.rfind("n2.", 0) == 0 && name.find(">leaf") != std::string::npos) {
+      half_port = bed.network.link(id).capacity.bytes_per_s / 2.0;
+      bed.network.set_link_capacity(id, sim::Bandwidth{half_port});
+    }
+  }
+  ASSERT_GT(half_port, 0.0);
+  const double reduce_s = bytes / half_port + posts_s;
+  EXPECT_NEAR(seconds(run(CollectiveOp::kReduce).time), reduce_s, 0.01 * reduce_s);
+  EXPECT_NEAR(seconds(run(CollectiveOp::kBroadcast).time), seconds(broadcast.time),
+              0.001 * seconds(broadcast.time));
+}
+
 }  // namespace
 }  // namespace railsim::models
