@@ -8,8 +8,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <utility>
+#include <vector>
 
 namespace railsim::models {
 namespace {
@@ -102,6 +104,53 @@ TEST(P2p, PxnKeepsAllToAllOnItsRailsWhereTheUplinksAreThin) {
   const CollectiveResult off = bed.run(CollectiveOp::kAllToAll, sim::gib(4), {2, 8}, false);
   const double off_expected = port_GBps * 15.0 / 16.0 / (7.0 / 8.0);
   EXPECT_NEAR(off.busbw_GBps, off_expected, 0.01 * off_expected);
+}
+
+TEST(P2p, OnAMisalignedDesignPxnMovesTheClimbToTheReceiversRail) {
+  // 2 x 8 under 8 rail leaves of 2 nodes, 2:1 (one uplink each), each node's NICs cabled to the
+  // leaves in its own order. A share from GPU i of node a to GPU j of node b leaves by NIC j of
+  // node a with PXN (NIC i without) and enters by NIC j of node b; it climbs where the two NICs
+  // hang off different leaves. Each leaf's uplink, at the port's payload rate R, carries S/16 for
+  // every share that climbs from (or descends to) it, each NIC path S/2 at 49.15 GB/s: t is the
+  // largest of those loads over its rate, counted here from the cabling.
+  SystemSpec spec = dgx_h100(2);
+  spec.fabric.nodes_per_leaf = 2;
+  spec.fabric.oversubscription = 2.0;
+  spec.fabric.spines = 1;
+  spec.fabric.rails = RailMapping::kMisaligned;
+  spec.fabric.rail_seed = 3;
+  const double port_GBps = spec.fabric.port_rate.bytes_per_s / 1e9 *
+                           wire_efficiency(spec.fabric.transport, spec.fabric.mtu);
+  Testbed bed(spec);
+  const auto expected_busbw = [&](bool pxn) {
+    std::vector<double> up(8, 0.0);
+    std::vector<double> down(8, 0.0);
+    for (int a = 0; a < 2; ++a) {
+      const int b = 1 - a;
+      for (int i = 0; i < 8; ++i) {
+        for (int j = 0; j < 8; ++j) {
+          const int from = bed.system->leaf_of(a, bed.system->nearest_compute_nic(a, pxn ? j : i));
+          const int to = bed.system->leaf_of(b, bed.system->nearest_compute_nic(b, j));
+          if (from != to) {
+            up[static_cast<std::size_t>(from)] += 1.0 / 16.0;
+            down[static_cast<std::size_t>(to)] += 1.0 / 16.0;
+          }
+        }
+      }
+    }
+    const double busiest = std::max(*std::max_element(up.begin(), up.end()),
+                                    *std::max_element(down.begin(), down.end()));
+    // Time per byte of S: the busiest uplink or a NIC path's half of S.
+    const double t = std::max(busiest / port_GBps, 0.5 / kGen5GBps);
+    return 15.0 / 16.0 / t;
+  };
+  const double on = expected_busbw(true);
+  const double off = expected_busbw(false);
+  EXPECT_NE(on, off);  // the seed's cabling makes the two differ
+  EXPECT_NEAR(bed.run(CollectiveOp::kAllToAll, sim::gib(4), {2, 8}, true).busbw_GBps, on,
+              0.01 * on);
+  EXPECT_NEAR(bed.run(CollectiveOp::kAllToAll, sim::gib(4), {2, 8}, false).busbw_GBps, off,
+              0.01 * off);
 }
 
 TEST(P2p, GatherFunnelsTheOtherNodeThroughTheRootsRail) {
