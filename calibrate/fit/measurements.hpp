@@ -3,7 +3,8 @@
 // with the place it was read from. nccl-tests rows give a collective's out-of-place time;
 // perftest rows give an RDMA stream's average bandwidth or a ping-pong's typical latency.
 // Anything the model does not run (ib_read_lat's full round trip, bidirectional streams), or
-// that a fit does not use yet (alltoall, sendrecv), is set aside with a note rather than misread.
+// that a fit does not use yet (the point-to-point ops: alltoall, sendrecv, gather, scatter), is
+// set aside with a note rather than misread.
 #pragma once
 
 #include "calibrate/fit/model_parameters.hpp"

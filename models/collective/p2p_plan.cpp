@@ -2,7 +2,6 @@
 // The messages of the point-to-point ops, and the NICs each crosses between nodes.
 #include "models/collective/p2p_plan.hpp"
 
-#include "models/hardware/path_class.hpp"
 #include "sim/assert.hpp"
 #include "sim/index.hpp"
 #include "sim/input_error.hpp"
@@ -40,10 +39,8 @@ RingHop p2p_hop(const System& system,
     // The local GPU with the receiver's device index relays, if NVLink reaches it and it reaches
     // its NIC with GPUDirect RDMA.
     const int rail_nic = nic_of[at(node)][at(to_gpu)];
-    const int sys_node = comm.system_node(node);
-    const int sys_relay = comm.system_gpu(to_gpu);
-    if (system.uses_gdr(sys_node, sys_relay, rail_nic) &&
-        nvlinks_between(system.node_spec(sys_node), comm.system_gpu(from_gpu), sys_relay) > 0) {
+    if (pxn_can_relay(system, comm.system_node(node), comm.system_gpu(from_gpu),
+                      comm.system_gpu(to_gpu), rail_nic)) {
       hop.send_nic = rail_nic;
       hop.relay_gpu = to_gpu;
     }

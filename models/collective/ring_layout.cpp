@@ -158,6 +158,11 @@ void check_fits(const System& system, const Communicator& comm, std::optional<in
   }
 }
 
+bool pxn_can_relay(const System& system, int node, int from, int relay, int nic) {
+  return system.uses_gdr(node, relay, nic) &&
+         nvlinks_between(system.node_spec(node), from, relay) > 0;
+}
+
 void start_after_root(RingLayout& layout) {
   for (std::size_t c = 0; c < layout.rings.size(); ++c) {
     std::rotate(layout.rings[c].begin(), layout.rings[c].begin() + 1, layout.rings[c].end());
@@ -208,8 +213,7 @@ RingLayout ring_layout(const System& system, const Communicator& comm, const Rin
           const int sys_entry = comm.system_gpu(entry_gpu);
           if (options.pxn && entry_gpu != from_gpu &&
               !system.uses_gdr(sys_node, sys_from, hop.send_nic) &&
-              system.uses_gdr(sys_node, sys_entry, hop.send_nic) &&
-              nvlinks_between(system.spec().node, sys_from, sys_entry) > 0) {
+              pxn_can_relay(system, sys_node, sys_from, sys_entry, hop.send_nic)) {
             hop.relay_gpu = entry_gpu;
           }
         }

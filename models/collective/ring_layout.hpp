@@ -68,6 +68,11 @@ std::vector<int> gpu_nics_on(const System& system, int node, int gpus);
 // one node needs no NIC and takes its server's choice.
 std::vector<std::vector<int>> comm_gpu_nics(const System& system, const Communicator& comm);
 
+// Whether, under PXN, GPU `relay` of system node `node` can carry GPU `from`'s data to `nic`:
+// NVLink joins the two and `relay` reaches the NIC with GPUDirect RDMA (system GPU and NIC
+// indices; nccl:src/graph/paths.cc).
+bool pxn_can_relay(const System& system, int node, int from, int relay, int nic);
+
 // Throws sim::InputError unless `comm` fits the system (nodes, GPUs per node; node and GPU ids,
 // if given, one per node or GPU, in range and none twice) and `channels`, if given, NCCL's
 // MAXCHANNELS (1 to 64).
