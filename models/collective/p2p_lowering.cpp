@@ -1,70 +1,127 @@
 // File: models/collective/p2p_lowering.cpp
-// Every message of a point-to-point group as one task of flows over its routes.
+// Every network connection of a point-to-point group as one task of flows over its routes.
 #include "models/collective/p2p_lowering.hpp"
 
 #include "models/collective/connection_routes.hpp"
+#include "sim/index.hpp"
 
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <utility>
+#include <vector>
 
 namespace railsim::models {
+namespace {
+
+using sim::at;
+
+// The messages that share one network connection, or one message inside a node.
+struct Connection {
+  RingHop hop;                // from the rank that posts the sends (the relay under PXN)
+  std::vector<int> messages;  // indices into the plan, the first the lowest
+};
+
+// Groups the plan's messages by the rank that posts them to the network and their receiver, in
+// the order of their first message.
+std::vector<Connection> connections_of(const Communicator& comm, const P2pPlan& plan) {
+  std::vector<Connection> out;
+  std::unordered_map<std::int64_t, int> index;
+  index.reserve(plan.messages.size());
+  for (std::size_t m = 0; m < plan.messages.size(); ++m) {
+    const RingHop& hop = plan.messages[m].hop;
+    RingHop posted = hop;
+    if (hop.relay_gpu >= 0) {
+      posted.src = comm.rank_of(comm.node_of(hop.src), hop.relay_gpu);
+      posted.relay_gpu = -1;
+    }
+    int slot = static_cast<int>(out.size());
+    if (hop.inter_node) {
+      slot = index.try_emplace(std::int64_t{posted.src} * comm.ranks() + posted.dst, slot)
+                 .first->second;
+    }
+    if (slot == static_cast<int>(out.size())) {
+      out.push_back({posted, {}});
+    }
+    out[at(slot)].messages.push_back(static_cast<int>(m));
+  }
+  return out;
+}
+
+}  // namespace
 
 TransferDag p2p_dag(const System& system,
                     const Communicator& comm,
                     const P2pPlan& plan,
                     const CollectiveTiming& timing,
                     bool traced) {
+  const std::vector<Connection> connections = connections_of(comm, plan);
   TransferDag dag;
-  dag.tasks.reserve(plan.messages.size());
+  dag.tasks.reserve(connections.size());
   if (traced) {
-    dag.senders.reserve(plan.messages.size());
+    dag.senders.reserve(connections.size());
     dag.names = {std::string(op_name(plan.op))};
   }
-  const auto connections =
+  const auto per_connection =
       static_cast<std::uint64_t>(plan.net_channels) * static_cast<std::uint64_t>(timing.qps());
 
-  // A message's connections, and the bytes and how many of them, per distinct set of paths.
+  // A connection's channels and queue pairs, and the bytes and how many of them, per distinct
+  // set of paths.
   struct Route {
     Paths lanes;
     sim::Bytes bytes;
-    double connections = 0.0;
+    double parts = 0.0;
   };
 
   std::vector<Route> routes;
-  for (std::size_t m = 0; m < plan.messages.size(); ++m) {
-    const P2pMessage& message = plan.messages[m];
-    const sim::Bytes wire = wire_bytes(message.bytes, timing.wire_factor);
-    // Every channel and queue pair of a message is a connection of its own to ECMP's hash;
-    // connections that draw the same paths (under one leaf, or every adaptive lane) move as one
-    // flow per path, weighted by their count, at the rates they would have apart.
-    const std::uint64_t parts = message.hop.inter_node ? connections : 1;
+  for (const Connection& connection : connections) {
+    DagTask task;
+    task.hold = timing.hop_latency(connection.hop.inter_node);
+    sim::Bytes wire;
+    std::int64_t payload = 0;
+    for (const int m : connection.messages) {
+      const P2pMessage& message = plan.messages[at(m)];
+      const sim::Bytes bytes = wire_bytes(message.bytes, timing.wire_factor);
+      wire = sim::bytes(wire.count + bytes.count);
+      payload += message.bytes.count;
+      if (message.hop.relay_gpu >= 0) {
+        // The sender's copy over NVLink into the relay's buffers, on its channels to the peer.
+        RingHop copy;
+        copy.src = message.hop.src;
+        copy.dst = connection.hop.src;
+        task.flows.push_back({dag.paths.add(hop_paths(system, comm, copy, 0).front()), bytes,
+                              static_cast<double>(per_connection)});
+      }
+    }
+    // Every channel and queue pair of a connection is a connection of its own to ECMP's hash,
+    // drawn as its first message's; those that draw the same paths (under one leaf, or every
+    // adaptive lane) move as one flow per path, weighted by their count, at the rates they would
+    // have apart.
+    const std::uint64_t parts = connection.hop.inter_node ? per_connection : 1;
+    const auto first = static_cast<std::uint64_t>(connection.messages.front());
     routes.clear();
     for (std::uint64_t part = 0; part < parts; ++part) {
-      Paths lanes = hop_paths(system, comm, message.hop, m * connections + part);
+      Paths lanes = hop_paths(system, comm, connection.hop, first * per_connection + part);
       const sim::Bytes share = even_share(wire, parts, part);
       const auto same = std::find_if(routes.begin(), routes.end(),
                                      [&](const Route& route) { return route.lanes == lanes; });
       if (same != routes.end()) {
         same->bytes = sim::bytes(same->bytes.count + share.count);
-        same->connections += 1.0;
+        same->parts += 1.0;
       } else {
         routes.push_back({std::move(lanes), share, 1.0});
       }
     }
-    DagTask task;
-    task.hold = timing.hop_latency(message.hop.inter_node);
     for (const Route& route : routes) {
       for (std::size_t lane = 0; lane < route.lanes.size(); ++lane) {
         task.flows.push_back({dag.paths.add(route.lanes[lane]),
-                              even_share(route.bytes, route.lanes.size(), lane),
-                              route.connections});
+                              even_share(route.bytes, route.lanes.size(), lane), route.parts});
       }
     }
     dag.tasks.push_back(std::move(task));
     if (traced) {
-      dag.senders.push_back({message.hop.src, 0, message.hop.dst, message.bytes.count, 0U});
+      dag.senders.push_back({connection.hop.src, 0, connection.hop.dst, payload, 0U});
     }
   }
   return dag;

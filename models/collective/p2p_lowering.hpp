@@ -1,15 +1,21 @@
 // File: models/collective/p2p_lowering.hpp
-// A P2pPlan lowered onto a System: one task per message, none waiting for another, as a group of
-// sends and receives runs. A message inside a node is one flow over its NVLink (or PCIe) route; one
-// between nodes is split evenly over the p2p channels NCCL opens per network peer and each
-// channel's queue pairs, each a flow on its own ECMP draw (or its share of every adaptive-routing
-// lane); those that draw the same path are one flow weighted by their count, which max-min
-// sharing gives the same rate as the flows apart. The message's chunks pipeline through the
-// connection's NCCL_STEPS slots, so at the level of flows it is one transfer: the executed time is
-// the links' fair share of every message plus the hop latency of each, held after its last byte as
-// for a ring step over the same hop.
+// A P2pPlan lowered onto a System: one task per network connection (or message inside a node),
+// none waiting for another, as a group of sends and receives runs. With PXN, NCCL multiplexes
+// the messages a node's GPUs relay through one GPU to one remote rank onto that GPU's own
+// connection to it (NCCL_NET_SHARED_COMMS=1, the default; nccl:src/transport/net.cc): one set of
+// queue pairs, so one set of ECMP draws, for up to G messages. Each relayed message's copy over
+// NVLink into the relay is a flow of its own; the connection carries their bytes together.
 //
-// Traced, each message is one span on its sender's track.
+// A message inside a node is one flow over its NVLink (or PCIe) route; a connection between
+// nodes is split evenly over the p2p channels NCCL opens per network peer and each channel's
+// queue pairs, each a flow on its own ECMP draw (or its share of every adaptive-routing lane);
+// those that draw the same path are one flow weighted by their count, which max-min sharing
+// gives the same rate as the flows apart. The chunks pipeline through the connection's
+// NCCL_STEPS slots, so at the level of flows it is one transfer: the executed time is the links'
+// fair share of every connection plus the hop latency of each, held after its last byte as for a
+// ring step over the same hop.
+//
+// Traced, each connection is one span on its posting rank's track.
 #pragma once
 
 #include "models/collective/collective_timing.hpp"

@@ -2,6 +2,7 @@
 // AllToAll, SendRecv, Gather and Scatter (p2p_plan.hpp) on preset systems against closed forms
 // derived by hand, and the requests NCCL's point-to-point calls cannot take.
 #include "models/collective/collective_run.hpp"
+#include "models/collective/p2p_lowering.hpp"
 #include "models/fabric/wire.hpp"
 #include "models/hardware/node_presets.hpp"
 #include "sim/input_error.hpp"
@@ -206,6 +207,40 @@ TEST(P2p, AllToAllvOfEqualSharesIsTheAllToAll) {
       bed.run(CollectiveOp::kAllToAll, sim::gib(1), {2, 8}, true,
               std::make_shared<PeerBytes>(16 * 16, sim::bytes(sim::gib(1).count / 16)));
   EXPECT_EQ(matrix.time, uniform.time);
+}
+
+TEST(P2p, RelayedMessagesToOneRankShareTheRelaysConnection) {
+  // 2 x 8 AllToAll: 2 x 8 x 7 = 112 messages inside the nodes, 2 x 8 x 8 = 128 between them.
+  // With PXN each node's GPU j relays its 7 peers' messages for remote GPU j on its own
+  // connection to it (NCCL_NET_SHARED_COMMS): 2 x 8 network connections of 8 x S/16 each.
+  // Without PXN every message between nodes is a connection of its own.
+  Testbed bed(dgx_h100(2));
+  const Communicator comm{2, 8};
+  const CollectiveTiming timing;
+  const P2pPlan on =
+      make_p2p_plan(*bed.system, CollectiveOp::kAllToAll, sim::gib(1), comm, true, 4);
+  ASSERT_EQ(on.messages.size(), 240U);
+  const TransferDag shared = p2p_dag(*bed.system, comm, on, timing, false);
+  ASSERT_EQ(shared.tasks.size(), 112U + 16U);
+  int connections = 0;
+  for (const DagTask& task : shared.tasks) {
+    double network_bytes = 0.0;
+    int copies = 0;
+    for (const DagFlow& flow : task.flows) {
+      const bool copy = shared.paths[flow.path].size() < 4;  // GPU > NVSwitch > GPU
+      copies += copy ? 1 : 0;
+      network_bytes += copy ? 0.0 : static_cast<double>(flow.bytes.count);
+    }
+    if (network_bytes > 0.0) {
+      ++connections;
+      EXPECT_EQ(copies, 7);
+      EXPECT_DOUBLE_EQ(network_bytes, 8.0 * 1073741824.0 / 16.0);
+    }
+  }
+  EXPECT_EQ(connections, 16);
+  const P2pPlan off =
+      make_p2p_plan(*bed.system, CollectiveOp::kAllToAll, sim::gib(1), comm, false, 4);
+  EXPECT_EQ(p2p_dag(*bed.system, comm, off, timing, false).tasks.size(), 240U);
 }
 
 TEST(P2p, SharesBelowSixteenKibUseLl) {
