@@ -43,7 +43,7 @@ DagTask connection_task(RouteSpan route,
   DagTask task;
   task.flows.reserve(route.count);
   for (std::uint32_t i = 0; i < route.count; ++i) {
-    task.flows.push_back({route.first + i, even_share(wire, route.count, i)});
+    task.flows.push_back({.path = route.first + i, .bytes = even_share(wire, route.count, i)});
   }
   task.flow_cap = timing.flow_cap(route.count);
   task.hold = timing.hop_latency(inter_node);
@@ -138,7 +138,8 @@ std::vector<PipelineGroup> connection_groups(const std::vector<std::vector<std::
     for (std::size_t p = 0; p < paths.size(); ++p) {
       const std::vector<std::uint32_t>& flat = paths[p];
       group.members.push_back(
-          {flat[j % flat.size()], even_share(wire_bytes(payload[p], timing.wire_factor), subs, j)});
+          {.path = flat[j % flat.size()],
+           .bytes = even_share(wire_bytes(payload[p], timing.wire_factor), subs, j)});
     }
   }
   return groups;

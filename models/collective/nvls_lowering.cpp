@@ -85,7 +85,8 @@ TransferDag nvls_dag(const System& system,
   for (const NvlsOperation& op : operations) {
     DagTask task;
     for (const PortLoad& load : nvls_operation(plan.op, plan.ranks, op.head, op.bytes)) {
-      task.flows.push_back({port(plan, load), wire_bytes(load.bytes, timing.wire_factor)});
+      task.flows.push_back(
+          {.path = port(plan, load), .bytes = wire_bytes(load.bytes, timing.wire_factor)});
     }
     task.grouped = true;
     task.hold = timing.hold;
@@ -125,8 +126,8 @@ GroupPipeline nvls_pipeline(const System& system,
     PipelineGroup group;
     group.members.reserve(load.size());
     for (std::size_t p = 0; p < load.size(); ++p) {
-      group.members.push_back(
-          {static_cast<std::uint32_t>(p), wire_bytes(load[p], timing.wire_factor)});
+      group.members.push_back({.path = static_cast<std::uint32_t>(p),
+                               .bytes = wire_bytes(load[p], timing.wire_factor)});
     }
     pipeline.channels[at(c)].push_back(std::move(group));
     if (traced) {

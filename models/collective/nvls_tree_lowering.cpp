@@ -309,8 +309,8 @@ TransferDag nvls_tree_dag(const System& system,
     if (on_switch(t.step)) {
       const int head = plan.head_gpus[at(t.head)];
       for (const PortLoad& load : nvls_tree_port_loads(t.step, gpus, head, t.bytes)) {
-        task.flows.push_back({nvswitch_port(gpus, t.node, load.gpu, load.to_switch),
-                              wire_bytes(load.bytes, timing.nvls_wire_factor)});
+        task.flows.push_back({.path = nvswitch_port(gpus, t.node, load.gpu, load.to_switch),
+                              .bytes = wire_bytes(load.bytes, timing.nvls_wire_factor)});
       }
       task.grouped = true;
       task.hold = timing.nvls_hold;
@@ -433,8 +433,8 @@ GroupPipeline nvls_tree_pipeline(const System& system,
     PipelineGroup group;
     group.members.reserve(port_count);
     for (std::size_t p = 0; p < port_count; ++p) {
-      group.members.push_back(
-          {static_cast<std::uint32_t>(p), wire_bytes(load[p], timing.nvls_wire_factor)});
+      group.members.push_back({.path = static_cast<std::uint32_t>(p),
+                               .bytes = wire_bytes(load[p], timing.nvls_wire_factor)});
     }
     pipeline.channels[at(c)].push_back(std::move(group));
   }

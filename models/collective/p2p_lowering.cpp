@@ -71,7 +71,7 @@ TransferDag p2p_dag(const System& system,
   struct Route {
     Paths lanes;
     sim::Bytes bytes;
-    double parts = 0.0;
+    float parts = 0.0F;
   };
 
   std::vector<Route> routes;
@@ -90,8 +90,9 @@ TransferDag p2p_dag(const System& system,
         RingHop copy;
         copy.src = message.hop.src;
         copy.dst = connection.hop.src;
-        task.flows.push_back({dag.paths.add(hop_paths(system, comm, copy, 0).front()), bytes,
-                              static_cast<double>(per_connection)});
+        task.flows.push_back({.path = dag.paths.add(hop_paths(system, comm, copy, 0).front()),
+                              .weight = static_cast<float>(per_connection),
+                              .bytes = bytes});
       }
     }
     // Every channel and queue pair of a connection is a connection of its own to ECMP's hash,
@@ -108,15 +109,16 @@ TransferDag p2p_dag(const System& system,
                                      [&](const Route& route) { return route.lanes == lanes; });
       if (same != routes.end()) {
         same->bytes = sim::bytes(same->bytes.count + share.count);
-        same->parts += 1.0;
+        same->parts += 1.0F;
       } else {
-        routes.push_back({std::move(lanes), share, 1.0});
+        routes.push_back({std::move(lanes), share, 1.0F});
       }
     }
     for (const Route& route : routes) {
       for (std::size_t lane = 0; lane < route.lanes.size(); ++lane) {
-        task.flows.push_back({dag.paths.add(route.lanes[lane]),
-                              even_share(route.bytes, route.lanes.size(), lane), route.parts});
+        task.flows.push_back({.path = dag.paths.add(route.lanes[lane]),
+                              .weight = route.parts,
+                              .bytes = even_share(route.bytes, route.lanes.size(), lane)});
       }
     }
     dag.tasks.push_back(std::move(task));

@@ -56,12 +56,14 @@ inline sim::Bytes even_share(sim::Bytes total, std::size_t parts, std::size_t in
   return sim::bytes(total.count / n + (static_cast<std::int64_t>(index) < total.count % n ? 1 : 0));
 }
 
+// 16 bytes: a 16,384-node NVLS Tree AllReduce holds millions.
 struct DagFlow {
   std::uint32_t path = 0;  // index into TransferDag::paths
-  sim::Bytes bytes;        // on the wire
   // How many equal flows on this one path it stands for: it takes that many shares of each link
   // it crosses (sim::FlowSpec::weight), and its cap is that many flows' caps. Not in a group.
-  double weight = 1.0;
+  // A small whole count (channels x queue pairs), which a float holds exactly.
+  float weight = 1.0F;
+  sim::Bytes bytes;  // on the wire
 };
 
 struct DagTask {

@@ -39,7 +39,8 @@ struct Bench {
         path.push_back(links[static_cast<std::size_t>(l)]);
       }
       pipeline.paths.add(path);
-      group.members.push_back({static_cast<std::uint32_t>(m), sim::bytes(bytes[m])});
+      group.members.push_back(
+          {.path = static_cast<std::uint32_t>(m), .bytes = sim::bytes(bytes[m])});
     }
     pipeline.channels = {{group}};
     pipeline.channel_times = [](const std::vector<sim::Duration>& drains) { return drains; };

@@ -24,7 +24,7 @@ double chain_us(bool streams) {
     const sim::LinkId link = network.add_link({sim::gbytes_per_s(10.0), sim::us(1.0), "hop"});
     dag.paths.add(std::span(&link, 1));
     DagTask task;
-    task.flows = {{static_cast<std::uint32_t>(hop), sim::bytes(1'000'000)}};
+    task.flows = {{.path = static_cast<std::uint32_t>(hop), .bytes = sim::bytes(1'000'000)}};
     task.hold = sim::us(2.0);
     task.streams = streams;
     if (hop > 0) {
@@ -64,11 +64,11 @@ TEST(TransferDag, AWeightedFlowTakesAShareOfTheLinkPerFlowItStandsFor) {
   dag.paths.add(std::span(&shared, 1));
   dag.paths.add(std::span(&own, 1));
   DagTask a;
-  a.flows = {{0U, sim::bytes(1'000'000), 3.0}};
+  a.flows = {{.path = 0U, .weight = 3.0F, .bytes = sim::bytes(1'000'000)}};
   DagTask b;
-  b.flows = {{0U, sim::bytes(1'000'000)}};
+  b.flows = {{.path = 0U, .bytes = sim::bytes(1'000'000)}};
   DagTask c;
-  c.flows = {{1U, sim::bytes(1'000'000)}};
+  c.flows = {{.path = 1U, .bytes = sim::bytes(1'000'000)}};
   c.depends_on = {0U};
   dag.tasks = {a, b, c};
   DagExecutor executor(network, simulator, dag);
