@@ -291,6 +291,12 @@ StepWorkload read_3d(const JsonValue& step, const SystemSpec& system, const Work
       static_cast<double>(shape.nodes.size()) * shape.gpus_per_node / shape.pp;
   check_limit(limit, step.contains("microbatches") ? step.at("microbatches") : step, phases,
               "phases", step_phase_bytes(phases, stage_ranks));
+  if (moe) {
+    // Each MoE layer's routing: its experts' loads and two ep x ep byte matrices.
+    const double ep = shape.moe->ep;
+    check_limit(limit, step.at("moe"), moe_layers, "MoE layers' routing tables",
+                moe_layers * (16.0 * ep * ep + 16.0 * static_cast<double>(shape.moe->experts)));
+  }
   StepWorkload out;
   try {
     out = make_megatron_step(shape);
