@@ -3,8 +3,9 @@
 // [-o OUT] [--top N] [--jobs N] [--report DIR]`: the faults that make the design reproduce a
 // cluster's measurements (calibrate/diagnose/fault_diagnosis.hpp), ranked, each with the
 // faults-file entries that reproduce it, and the first one's predictions beside what was measured.
-// The cluster is read as `railsim check` reads it (docs/acceptance.md). Exit status 0, or 2 for bad
-// input.
+// The cluster is read as `railsim check` reads it (docs/acceptance.md). Exit status 0; 1 when no
+// explanation comes within the model's accuracy of the measurements (the ranking is then only
+// what comes closest); 2 for bad input.
 #include "calibrate/check/nccl_setup_check.hpp"
 #include "calibrate/diagnose/fault_diagnosis.hpp"
 #include "calibrate/fit/cluster_measurements.hpp"
@@ -51,6 +52,9 @@ std::string text_report(const DiagnosisView& view, int top) {
   for (const calibrate::check::Finding& f : view.nccl_setup) {
     text += fmt::format("  {}: {} of {}: measured {}; expected {}\n    next: {}\n", f.evidence,
                         f.check, f.element, f.measured, f.expected, f.next);
+  }
+  if (const std::string note = view.unexplained_note(); !note.empty()) {
+    text += fmt::format("\n{}\n", note);
   }
   text +=
       fmt::format("\n{:<5} {:<52} {:>9} {:>10}\n", "rank", "explanation", "rms error", "criterion");
@@ -109,6 +113,7 @@ std::string json_report(const DiagnosisView& view, int top) {
   }
   doc["nccl_setup"] = std::move(setup);
   doc["evaluated"] = d.candidates;
+  doc["explained"] = view.explained();
   nlohmann::ordered_json ranked = nlohmann::ordered_json::array();
   for (const Explanation& e : d.ranked) {
     if (e.group >= top) {
@@ -235,7 +240,7 @@ int run(const DiagnoseOptions& d, std::ostream& out) {
     report::write_report(o.report_dir, diagnose_report_page(view, d.top));
   }
   o.write(text, out);
-  return 0;
+  return view.explained() ? 0 : 1;
 }
 
 }  // namespace

@@ -33,6 +33,25 @@ double DiagnosisView::rms_error(const calibrate::diagnose::Explanation& explanat
   return std::sqrt(explanation.sse / static_cast<double>(diagnosis.measurements.size()));
 }
 
+double DiagnosisView::best_rms_error() const {
+  double best = rms_error(diagnosis.ranked.front());
+  for (const calibrate::diagnose::Explanation& e : diagnosis.ranked) {
+    best = std::min(best, rms_error(e));
+  }
+  return best;
+}
+
+std::string DiagnosisView::unexplained_note() const {
+  if (explained()) {
+    return {};
+  }
+  return fmt::format(
+      "no candidate explains the measurements (best rms {:.2f}%, where the model predicts healthy "
+      "clusters within {:.0f}%): what follows only comes closest; check the design (--system) and "
+      "what the logs ran first",
+      100.0 * best_rms_error(), 100.0 * kExplainedRmsError);
+}
+
 std::vector<std::string> DiagnosisView::entries(
     const calibrate::diagnose::Explanation& explanation) const {
   std::vector<std::string> all;

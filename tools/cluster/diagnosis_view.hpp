@@ -16,6 +16,11 @@
 
 namespace railsim::tools {
 
+// The rms error within which an explanation explains the measurements: the model's own accuracy
+// on healthy clusters, whose real nccl-tests logs it predicts within 15% wherever it runs what
+// NCCL ran (tests/models/collective/nccl_tests_logs_test.cpp, docs/validation.md).
+inline constexpr double kExplainedRmsError = 0.15;
+
 struct DiagnosisView {
   std::string source;  // the cluster's manifest or directory
   std::string design;  // as --system named it
@@ -33,6 +38,15 @@ struct DiagnosisView {
 
   // The root mean square of the log errors: about the typical relative error.
   double rms_error(const calibrate::diagnose::Explanation& explanation) const;
+
+  // The smallest rms error of any explanation evaluated, and whether it is within
+  // kExplainedRmsError: whether anything explains the measurements.
+  double best_rms_error() const;
+
+  bool explained() const { return best_rms_error() <= kExplainedRmsError; }
+
+  // The sentence that says nothing explains the measurements; empty when something does.
+  std::string unexplained_note() const;
 
   // The faults-file entries (JSON text) of all its faults.
   std::vector<std::string> entries(const calibrate::diagnose::Explanation& explanation) const;
