@@ -99,7 +99,7 @@ P2pPlan make_p2p_plan(const System& system,
   }
   const sim::Bytes per_peer = bytes_per_peer(op, size, ranks);
   const auto bytes = [&](int src, int dst) {
-    return peer_bytes != nullptr ? (*peer_bytes)[at(src * ranks + dst)] : per_peer;
+    return peer_bytes != nullptr ? (*peer_bytes)[at(src) * at(ranks) + at(dst)] : per_peer;
   };
   sim::Bytes largest;
   const auto send = [&](int src, int dst) {

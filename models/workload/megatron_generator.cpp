@@ -130,6 +130,8 @@ class StepDrafter {
   void draft_routing() {
     const MoeShape& moe = *shape_.moe;
     const int ep = moe.ep;
+    // Cell (i, j) of an ep x ep matrix; ep x ep can pass an int.
+    const auto cell = [n = at(ep)](int i, int j) { return at(i) * n + at(j); };
     const double tokens = static_cast<double>(shape_.micro_batch) * shape_.sequence / shape_.tp;
     const double token_bytes = static_cast<double>(shape_.hidden) * shape_.precision_bytes;
     const double expert_flops = 6.0 * shape_.hidden * static_cast<double>(moe.expert_hidden);
@@ -137,8 +139,8 @@ class StepDrafter {
     moe_.resize(at(shape_.layers));
     for (int l = moe.dense_layers; l < shape_.layers; ++l) {
       const std::vector<double> load = expert_load(moe.experts, moe.top_k, moe.skew, moe.seed, l);
-      auto dispatch = std::make_shared<PeerBytes>(at(ep * ep));
-      auto combine = std::make_shared<PeerBytes>(at(ep * ep));
+      auto dispatch = std::make_shared<PeerBytes>(at(ep) * at(ep));
+      auto combine = std::make_shared<PeerBytes>(at(ep) * at(ep));
       MoeLayer& layer = moe_[at(l)];
       for (int j = 0; j < ep; ++j) {
         const auto first = load.begin() + static_cast<std::ptrdiff_t>(j) * per_rank;
@@ -146,8 +148,8 @@ class StepDrafter {
         const double received = tokens * moe.top_k * std::accumulate(first, first + per_rank, 0.0);
         const sim::Bytes bytes = sim::bytes(std::llround(received * token_bytes));
         for (int i = 0; i < ep; ++i) {
-          (*dispatch)[at(i * ep + j)] = bytes;
-          (*combine)[at(j * ep + i)] = bytes;
+          (*dispatch)[cell(i, j)] = bytes;
+          (*combine)[cell(j, i)] = bytes;
         }
         layer.experts.push_back(compute_time(received * ep * expert_flops));
       }
