@@ -75,6 +75,20 @@ TransferDag p2p_dag(const System& system,
   };
 
   std::vector<Route> routes;
+  // The NVLink route from a sender to its relay, added to the paths once per pair of ranks: a
+  // GPU relays for every remote node through the same few peers.
+  std::unordered_map<std::int64_t, std::uint32_t> copy_paths;
+  const auto copy_path = [&](int src, int relay) {
+    const auto [it, added] =
+        copy_paths.try_emplace(std::int64_t{src} * comm.ranks() + relay, std::uint32_t{0});
+    if (added) {
+      RingHop copy;
+      copy.src = src;
+      copy.dst = relay;
+      it->second = dag.paths.add(hop_paths(system, comm, copy, 0).front());
+    }
+    return it->second;
+  };
   for (const Connection& connection : connections) {
     DagTask task;
     task.hold = timing.hop_latency(connection.hop.inter_node);
@@ -87,10 +101,7 @@ TransferDag p2p_dag(const System& system,
       payload += message.bytes.count;
       if (message.hop.relay_gpu >= 0) {
         // The sender's copy over NVLink into the relay's buffers, on its channels to the peer.
-        RingHop copy;
-        copy.src = message.hop.src;
-        copy.dst = connection.hop.src;
-        task.flows.push_back({.path = dag.paths.add(hop_paths(system, comm, copy, 0).front()),
+        task.flows.push_back({.path = copy_path(message.hop.src, connection.hop.src),
                               .weight = static_cast<float>(per_connection),
                               .bytes = bytes});
       }
