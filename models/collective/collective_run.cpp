@@ -107,12 +107,13 @@ TuningTopology tuning_topology(const System& system, const Communicator& comm) {
                                ? node.nvlink.links_per_gpu * nvlink_model_rate(*arch)
                                : pcie_model_rate(gpu.link);
   // NCCL's search sends a channel through a NIC near one of the communicator's GPUs (the GPU's
-  // own, PIX), so it has as many NICs as those GPUs reach: one GPU per node gets one NIC's worth,
-  // as the shared 10 x 1 cluster01 log measured (48.7 GB/s on 400G NICs), not the node's eight.
-  std::vector<int> nics = comm_gpu_nics(system, comm).front();
-  std::sort(nics.begin(), nics.end());
-  topology.nics_per_node = static_cast<int>(std::unique(nics.begin(), nics.end()) - nics.begin());
-  const int first_nic = gpu_nics(system, comm.system_node(0), comm.system_gpu(0) + 1).back();
+  // own, PIX), so it has as many NICs as those GPUs use: one GPU per node gets one NIC's worth,
+  // as the shared 10 x 1 cluster01 log measured (48.7 GB/s on 400G NICs), not the node's eight;
+  // a GPU with two ports, both.
+  const CommNics comm_nics(system, comm);
+  topology.nics_per_node = comm_nics.distinct_nics(0);
+  topology.nics_per_gpu = static_cast<int>(comm_nics.nics(0, 0).size());
+  const int first_nic = comm_nics.nic(0, 0);
   const Nic& nic = node.nics[static_cast<std::size_t>(
       system.compute_nics()[static_cast<std::size_t>(first_nic)])];
   topology.nic_bw_GBps =
@@ -381,8 +382,9 @@ std::unique_ptr<CollectiveCall> start_p2p(const System& system,
         "transfer",
         op));
   }
-  const int net_channels = std::min(p2p_net_channels(topology.nic_bw_GBps * 1e9),
-                                    request.channels.value_or(std::numeric_limits<int>::max()));
+  const int net_channels =
+      std::min(p2p_net_channels(topology.nic_bw_GBps * 1e9, topology.nics_per_gpu),
+               request.channels.value_or(std::numeric_limits<int>::max()));
   const P2pPlan plan = make_p2p_plan(system, request.op, request.size, request.comm, request.pxn,
                                      net_channels, request.peer_bytes.get());
   const CollectiveCalibration& calibration = request.calibration;

@@ -44,7 +44,8 @@ struct TuningTopology {
   bool nvswitch = true;          // GPUs share an NVSwitch (NVLS possible on SM90+)
   double intra_bw_GBps = 370.8;  // NCCL's bandwidth of a GPU's intra-node path: NVLink links x
                                  // per-link model rate, or the PCIe model rate
-  int nics_per_node = 8;         // compute NICs
+  int nics_per_node = 8;         // compute NICs the communicator's GPUs use
+  int nics_per_gpu = 1;          // NICs a GPU spreads its channels over (nic_affinity.hpp)
   double nic_bw_GBps = 50.0;     // NCCL's per-NIC model rate: port speed (Mb/s) / 8000
 };
 

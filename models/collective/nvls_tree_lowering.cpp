@@ -36,12 +36,12 @@ bool on_switch(NvlsTreeStep step) {
 // The tree edges between heads, their routes (after the ports in the path list) and their hops.
 struct HeadEdges {
   const NvlsTreePlan& plan;
-  std::vector<std::vector<int>> nic_of;  // [node][local GPU]: its compute NIC (ring_layout.hpp)
+  CommNics nic_of;  // nic_affinity.hpp
   ConnectionRoutes routes;
 
   HeadEdges(const System& system, const NvlsTreePlan& p, int qps, PathTable ports)
       : plan(p),
-        nic_of(comm_gpu_nics(system, p.comm)),
+        nic_of(system, p.comm),
         routes(system,
                p.comm,
                at(p.channels) * at(p.heads()) * at(p.nodes()) * 2,
@@ -62,9 +62,12 @@ struct HeadEdges {
     h.src = comm.rank_of(up ? node : parent, gpu);
     h.dst = comm.rank_of(up ? parent : node, gpu);
     h.inter_node = true;
-    // A head sends and receives through its own NIC, on every node.
-    h.send_nic = nic_of[at(up ? node : parent)][at(gpu)];
-    h.recv_nic = nic_of[at(up ? parent : node)][at(gpu)];
+    // A head sends and receives through its own NIC, on every node; a head with several NICs
+    // uses them in turn over each tree's channels (channel c is in tree c mod 2), so both trees
+    // load every port alike.
+    const int round = channel / 2;
+    h.send_nic = nic_of.nic(up ? node : parent, gpu, round);
+    h.recv_nic = nic_of.nic(up ? parent : node, gpu, round);
     return h;
   }
 
@@ -274,13 +277,15 @@ struct NvlsTreeChannels final : ChannelModel {
 }  // namespace
 
 std::vector<int> nvls_tree_heads(const System& system, const Communicator& comm, int count) {
-  const std::vector<int> nics = comm_gpu_nics(system, comm).front();
+  const CommNics nic_of(system, comm);
+  std::vector<int> nics;  // the own NIC of each GPU before g
   std::vector<int> heads;
   for (int g = 0; g < comm.gpus_per_node && static_cast<int>(heads.size()) < count; ++g) {
-    const auto lower = nics.begin() + g;
-    if (std::find(nics.begin(), lower, nics[at(g)]) == lower) {
+    const int nic = nic_of.nic(0, g);
+    if (std::find(nics.begin(), nics.end(), nic) == nics.end()) {
       heads.push_back(g);
     }
+    nics.push_back(nic);
   }
   if (heads.size() < 2) {
     throw sim::InputError(

@@ -23,9 +23,12 @@ struct Connection {
   std::vector<int> messages;  // indices into the plan, the first the lowest
 };
 
-// Groups the plan's messages by the rank that posts them to the network and their receiver, in
-// the order of their first message.
-std::vector<Connection> connections_of(const Communicator& comm, const P2pPlan& plan) {
+// Groups the plan's messages by the rank that posts them to the network, its NIC and their
+// receiver, in the order of their first message.
+std::vector<Connection> connections_of(const System& system,
+                                       const Communicator& comm,
+                                       const P2pPlan& plan) {
+  const auto nics = static_cast<std::int64_t>(system.compute_nics().size());
   std::vector<Connection> out;
   std::unordered_map<std::int64_t, int> index;
   index.reserve(plan.messages.size());
@@ -38,8 +41,9 @@ std::vector<Connection> connections_of(const Communicator& comm, const P2pPlan& 
     }
     int slot = static_cast<int>(out.size());
     if (hop.inter_node) {
-      slot = index.try_emplace(std::int64_t{posted.src} * comm.ranks() + posted.dst, slot)
-                 .first->second;
+      const std::int64_t key =
+          (std::int64_t{posted.src} * comm.ranks() + posted.dst) * nics + posted.send_nic;
+      slot = index.try_emplace(key, slot).first->second;
     }
     if (slot == static_cast<int>(out.size())) {
       out.push_back({posted, {}});
@@ -56,7 +60,7 @@ TransferDag p2p_dag(const System& system,
                     const P2pPlan& plan,
                     const CollectiveTiming& timing,
                     bool traced) {
-  const std::vector<Connection> connections = connections_of(comm, plan);
+  const std::vector<Connection> connections = connections_of(system, comm, plan);
   TransferDag dag;
   dag.tasks.reserve(connections.size());
   if (traced) {

@@ -16,13 +16,14 @@ namespace {
 
 using sim::at;
 
-// The hop from rank `src` to rank `dst` of `comm`; `nic_of` as comm_gpu_nics gives it.
+// The hop from rank `src` to rank `dst` of `comm` over the NICs of `round`.
 RingHop p2p_hop(const System& system,
                 const Communicator& comm,
-                const std::vector<std::vector<int>>& nic_of,
+                const CommNics& nic_of,
                 bool pxn,
                 int src,
-                int dst) {
+                int dst,
+                int round) {
   RingHop hop;
   hop.src = src;
   hop.dst = dst;
@@ -33,12 +34,12 @@ RingHop p2p_hop(const System& system,
   }
   const int from_gpu = comm.gpu_of(src);
   const int to_gpu = comm.gpu_of(dst);
-  hop.recv_nic = nic_of[at(comm.node_of(dst))][at(to_gpu)];
-  hop.send_nic = nic_of[at(node)][at(from_gpu)];
+  hop.recv_nic = nic_of.nic(comm.node_of(dst), to_gpu, round);
+  hop.send_nic = nic_of.nic(node, from_gpu, round);
   if (pxn && to_gpu != from_gpu) {
     // The local GPU with the receiver's device index relays, if NVLink reaches it and it reaches
     // its NIC with GPUDirect RDMA.
-    const int rail_nic = nic_of[at(node)][at(to_gpu)];
+    const int rail_nic = nic_of.nic(node, to_gpu, round);
     if (pxn_can_relay(system, comm.system_node(node), comm.system_gpu(from_gpu),
                       comm.system_gpu(to_gpu), rail_nic)) {
       hop.send_nic = rail_nic;
@@ -71,8 +72,11 @@ void check_matrix(const PeerBytes& peer_bytes, int ranks) {
 
 }  // namespace
 
-int p2p_net_channels(double nic_bytes_per_s) {
-  return std::max(1, static_cast<int>(std::ceil(nic_bytes_per_s / kP2pChannelNetBytesPerS)));
+int p2p_net_channels(double nic_bytes_per_s, int nics) {
+  RAILSIM_ASSERT(nics > 0, "a GPU with a NIC");
+  const int per_peer =
+      std::max(nics, static_cast<int>(std::ceil(nic_bytes_per_s * nics / kP2pChannelNetBytesPerS)));
+  return (per_peer + nics - 1) / nics;
 }
 
 P2pPlan make_p2p_plan(const System& system,
@@ -88,7 +92,7 @@ P2pPlan make_p2p_plan(const System& system,
   }
   check_fits(system, comm, std::nullopt);
   const int ranks = comm.ranks();
-  const std::vector<std::vector<int>> nic_of = comm_gpu_nics(system, comm);
+  const CommNics nic_of(system, comm);
   P2pPlan plan;
   plan.op = op;
   plan.net_channels = net_channels;
@@ -102,11 +106,27 @@ P2pPlan make_p2p_plan(const System& system,
     return peer_bytes != nullptr ? (*peer_bytes)[at(src) * at(ranks) + at(dst)] : per_peer;
   };
   sim::Bytes largest;
+  // A message between nodes goes out over every NIC of the GPU that posts it, an equal share on
+  // each (the first ones a byte larger where the size does not divide): NCCL's p2p channels to
+  // a peer take that GPU's NICs in turn.
   const auto send = [&](int src, int dst) {
     const sim::Bytes b = bytes(src, dst);
-    if (src != dst && b.count > 0) {
-      plan.messages.push_back({p2p_hop(system, comm, nic_of, pxn, src, dst), b});
-      largest = std::max(largest, b);
+    if (src == dst || b.count == 0) {
+      return;
+    }
+    largest = std::max(largest, b);
+    const RingHop first = p2p_hop(system, comm, nic_of, pxn, src, dst, 0);
+    const int poster = first.relay_gpu >= 0 ? first.relay_gpu : comm.gpu_of(src);
+    const std::int64_t parts =
+        first.inter_node ? static_cast<std::int64_t>(nic_of.nics(comm.node_of(src), poster).size())
+                         : 1;
+    for (std::int64_t j = 0; j < parts; ++j) {
+      const sim::Bytes share = sim::bytes(b.count / parts + (j < b.count % parts ? 1 : 0));
+      if (share.count > 0) {
+        plan.messages.push_back(
+            {j == 0 ? first : p2p_hop(system, comm, nic_of, pxn, src, dst, static_cast<int>(j)),
+             share});
+      }
     }
   };
   constexpr int kRoot = 0;

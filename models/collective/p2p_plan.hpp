@@ -19,10 +19,12 @@
 // to the sender or no GPUDirect RDMA to its NIC, the sender's own NIC serves. Without PXN the
 // sender's own NIC always does, and a message between rails crosses the spine.
 //
-// NCCL opens several p2p channels per network peer, max(local NICs, ceil(NIC GB/s / 14))
+// NCCL opens several p2p channels per network peer, max(local NICs, ceil(NICs' GB/s / 14))
 // (NCCL_P2P_PER_CHANNEL_NET_BW, nccl:src/graph/paths.cc, fabric-facts §2.5), each a connection
-// with its own queue pairs, which ECMP hashes apart. A GPU reaches one NIC at its nearest
-// distance here, so the count is ceil(NIC GB/s / 14): 4 for a 400G NIC.
+// with its own queue pairs, which ECMP hashes apart, and takes the posting GPU's NICs in turn
+// (ncclTopoGetLocalNet): 4 on one 400G NIC, 1 on each of two 200G ports. A message between
+// nodes is here one message per NIC of the GPU that posts it (nic_affinity.hpp), an equal share
+// each, over that NIC's channels.
 //
 // Ranks and GPUs are the communicator's own; NIC indices are into System::compute_nics().
 #pragma once
@@ -53,12 +55,13 @@ struct P2pMessage {
 struct P2pPlan {
   CollectiveOp op = CollectiveOp::kAllToAll;
   Protocol protocol = Protocol::kSimple;
-  int net_channels = 1;  // p2p channels per network peer
+  int net_channels = 1;  // p2p channels per network peer and NIC
   std::vector<P2pMessage> messages;
 };
 
-// The p2p channels NCCL opens per network peer for a NIC of `nic_bytes_per_s`.
-int p2p_net_channels(double nic_bytes_per_s);
+// The p2p channels NCCL opens to a network peer on each NIC of a GPU with `nics` NICs of
+// `nic_bytes_per_s` each.
+int p2p_net_channels(double nic_bytes_per_s, int nics = 1);
 
 // `peer_bytes`, for AllToAll only, replaces size / n per peer; the protocol is then LL only if
 // every message is below kP2pLlThreshold. Throws sim::InputError for an op that is not

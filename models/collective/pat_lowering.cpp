@@ -55,27 +55,29 @@ double pat_channel_seconds(const PatPlan& plan,
 // The plan's connections, their routes and their hops, shared by both forms.
 struct PatConnections {
   const PatPlan& plan;
-  std::vector<std::vector<int>> nic_of;  // [node][local GPU]: its compute NIC (ring_layout.hpp)
+  CommNics nic_of;  // nic_affinity.hpp
   ConnectionRoutes routes;
 
   PatConnections(const System& system, const PatPlan& p, const CollectiveTiming& timing)
       : plan(p),
-        nic_of(comm_gpu_nics(system, p.comm)),
+        nic_of(system, p.comm),
         routes(system, p.comm, at(p.channels()) * at(p.ranks()) * at(p.steps()), timing.qps()) {}
 
   std::size_t key(int channel, int rank, int step) const {
     return at(channel) * at(plan.ranks()) * at(plan.steps()) + connection_of(plan, rank, step);
   }
 
-  // A rank's message to its peer at `step`, each over its own GPU's NIC.
-  RingHop hop(int rank, int step) const {
+  // A rank's message to its peer at `step` on `channel`, each over its own GPU's NIC: with one
+  // GPU a node, channel c is that GPU's round c.
+  RingHop hop(int channel, int rank, int step) const {
     const Communicator& comm = plan.comm;
     RingHop h;
     h.src = rank;
     h.dst = plan.peer(rank, step);
     h.inter_node = comm.node_of(h.src) != comm.node_of(h.dst);
-    h.send_nic = nic_of[at(comm.node_of(h.src))][at(comm.gpu_of(h.src))];
-    h.recv_nic = nic_of[at(comm.node_of(h.dst))][at(comm.gpu_of(h.dst))];
+    const int round = channel / comm.gpus_per_node;
+    h.send_nic = nic_of.nic(comm.node_of(h.src), comm.gpu_of(h.src), round);
+    h.recv_nic = nic_of.nic(comm.node_of(h.dst), comm.gpu_of(h.dst), round);
     return h;
   }
 };
@@ -119,7 +121,7 @@ TransferDag pat_dag(const System& system,
     dag.names = {"pat"};
   }
   for (PatTransfer& t : transfers) {
-    const RingHop hop = connections.hop(t.rank, t.step);
+    const RingHop hop = connections.hop(t.channel, t.rank, t.step);
     const RouteSpan route = connections.routes.route(connections.key(t.channel, t.rank, t.step),
                                                      t.channel, hop, t.loop % timing.network.qps());
     DagTask task = connection_task(route, t.bytes, hop.inter_node, timing.network);
@@ -160,7 +162,7 @@ GroupPipeline pat_pipeline(const System& system,
     std::vector<TraceSender> senders;
     for (int r = 0; r < plan.ranks(); ++r) {
       for (int s = 0; s < plan.steps(); ++s) {
-        const RingHop hop = connections.hop(r, s);
+        const RingHop hop = connections.hop(c, r, s);
         const std::size_t key = connections.key(c, r, s);
         flat_paths.push_back(connections.routes.all_paths(key, c, hop));
         carried.push_back(portion_total * plan.portions(s));

@@ -9,7 +9,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <limits>
 #include <optional>
 #include <string>
 
@@ -19,76 +18,6 @@ namespace {
 using sim::at;
 
 int wrap(int i, int n) { return ((i % n) + n) % n; }
-
-}  // namespace
-
-namespace {
-
-// NCCL's affinity over the NICs `usable` allows: nearest first, then the least used, then the
-// lowest index. Empty when none is usable.
-std::vector<int> choose_nics(const System& system,
-                             int node_index,
-                             int gpus,
-                             const std::vector<bool>& usable) {
-  const NodeSpec& node = system.node_spec(node_index);
-  const std::vector<int>& nics = system.compute_nics();
-  std::vector<int> uses(nics.size(), 0);
-  std::vector<int> chosen;
-  chosen.reserve(at(gpus));
-  for (int g = 0; g < gpus; ++g) {
-    std::optional<std::size_t> best;
-    auto best_key = std::pair{PathClass::kSys, std::numeric_limits<int>::max()};
-    for (std::size_t i = 0; i < nics.size(); ++i) {
-      if (!usable[i]) {
-        continue;
-      }
-      const auto key = std::pair{
-          pcie_path_class(node, {DeviceRef::Kind::kGpu, g}, {DeviceRef::Kind::kNic, nics[i]}),
-          uses[i]};
-      if (!best || key < best_key) {
-        best = i;
-        best_key = key;
-      }
-    }
-    if (!best) {
-      return {};
-    }
-    ++uses[*best];
-    chosen.push_back(static_cast<int>(*best));
-  }
-  return chosen;
-}
-
-}  // namespace
-
-std::vector<int> gpu_nics(const System& system, int node, int gpus) {
-  return choose_nics(system, node, gpus, std::vector<bool>(system.compute_nics().size(), true));
-}
-
-std::vector<int> gpu_nics_on(const System& system, int node, int gpus) {
-  std::vector<bool> up(system.compute_nics().size());
-  for (std::size_t i = 0; i < up.size(); ++i) {
-    up[i] = system.nic_port_up(node, static_cast<int>(i));
-  }
-  std::vector<int> chosen = choose_nics(system, node, gpus, up);
-  if (chosen.empty()) {
-    throw sim::InputError(fmt::format(
-        "node {} has no compute NIC whose port is up: its GPUs cannot reach the network", node));
-  }
-  return chosen;
-}
-
-namespace {
-
-// The highest system GPU of `comm`, plus one: how many GPUs NIC affinity is chosen over, so
-// that a GPU keeps the NIC it has when its whole node is in the communicator.
-int gpus_spanned(const Communicator& comm) {
-  int spanned = 0;
-  for (int g = 0; g < comm.gpus_per_node; ++g) {
-    spanned = std::max(spanned, comm.system_gpu(g) + 1);
-  }
-  return spanned;
-}
 
 // Where `ids` (a communicator's node or GPU list) breaks the rules: its size, a value out of
 // [0, limit), a repeat; empty when it keeps them.
@@ -114,23 +43,6 @@ std::string bad_ids(const std::vector<int>& ids, int count, int limit, const cha
 }
 
 }  // namespace
-
-std::vector<std::vector<int>> comm_gpu_nics(const System& system, const Communicator& comm) {
-  const int spanned = gpus_spanned(comm);
-  std::vector<std::vector<int>> nic_of;
-  nic_of.reserve(at(comm.nodes));
-  for (int n = 0; n < comm.nodes; ++n) {
-    const std::vector<int> by_system_gpu = comm.nodes > 1
-                                               ? gpu_nics_on(system, comm.system_node(n), spanned)
-                                               : gpu_nics(system, comm.system_node(n), spanned);
-    std::vector<int>& local = nic_of.emplace_back();
-    local.reserve(at(comm.gpus_per_node));
-    for (int g = 0; g < comm.gpus_per_node; ++g) {
-      local.push_back(by_system_gpu[at(comm.system_gpu(g))]);
-    }
-  }
-  return nic_of;
-}
 
 void check_fits(const System& system, const Communicator& comm, std::optional<int> channels) {
   const int gpus = static_cast<int>(system.spec().node.gpus.size());
@@ -177,11 +89,12 @@ RingLayout ring_layout(const System& system, const Communicator& comm, const Rin
   }
   const int g_count = comm.gpus_per_node;
   // Per node: a NIC whose port is down is left out, and its GPUs use the nearest one left.
-  const std::vector<std::vector<int>> nic_of = comm_gpu_nics(system, comm);
+  const CommNics nic_of(system, comm);
   RingLayout layout;
   for (int c = 0; c < options.channels; ++c) {
     const int enter = wrap(c, g_count);
     const int leave = wrap(c + 1, g_count);
+    const int round = c / g_count;  // channels c and c + G leave by a GPU's next port
     std::vector<int> ring;
     ring.reserve(at(comm.ranks()));
     for (int n = 0; n < comm.nodes; ++n) {
@@ -202,12 +115,12 @@ RingLayout ring_layout(const System& system, const Communicator& comm, const Rin
         const int from_gpu = comm.gpu_of(hop.src);
         const int to_gpu = comm.gpu_of(hop.dst);
         const int node = comm.node_of(hop.src);
-        hop.recv_nic = nic_of[at(comm.node_of(hop.dst))][at(to_gpu)];
-        hop.send_nic = nic_of[at(node)][at(from_gpu)];
+        hop.recv_nic = nic_of.nic(comm.node_of(hop.dst), to_gpu, round);
+        hop.send_nic = nic_of.nic(node, from_gpu, round);
         if (options.cross_nic == 0) {
           // Leave by the NIC the ring entered this node by: that of the node's first GPU.
           const int entry_gpu = comm.gpu_of(ring[p + 1 - at(g_count)]);
-          hop.send_nic = nic_of[at(node)][at(entry_gpu)];
+          hop.send_nic = nic_of.nic(node, entry_gpu, round);
           const int sys_node = comm.system_node(node);
           const int sys_from = comm.system_gpu(from_gpu);
           const int sys_entry = comm.system_gpu(entry_gpu);

@@ -13,17 +13,16 @@
 //                cannot reach the NIC with GPUDirect RDMA itself; otherwise directly.
 // Inside a node the ring visits the GPUs in index order from the entering GPU (downwards on
 // even nodes with CROSS_NIC 2, upwards on odd ones), which on an NVSwitch is as good as any.
-// GPUs map to NICs by NCCL's affinity: the nearest compute NIC not yet taken by a lower GPU, so
-// two GPUs that share a switch with two NICs use one each (DGX A100); per node, among the NICs
-// whose port is up. The choice is made over the node's GPUs from 0 up to the communicator's
-// highest, so a GPU uses the NIC it would with its whole node in the communicator (GPU 3 of a
-// data-parallel group {nodes} x {gpu 3} uses NIC 3's rail on a DGX H100).
+// GPUs map to NICs by NCCL's affinity (nic_affinity.hpp); a GPU with several NICs leaves and
+// enters channel c by its NIC of round c / G, so every rail hop stays on one rail and channels
+// c and c + G use a GPU's two ports.
 //
 // Ranks, nodes and GPUs here are the communicator's own (communicator.hpp); NIC indices are
 // into System::compute_nics().
 #pragma once
 
 #include "models/collective/communicator.hpp"
+#include "models/collective/nic_affinity.hpp"
 #include "models/system/system.hpp"
 
 #include <optional>
@@ -53,20 +52,6 @@ struct RingLayout {
   std::vector<std::vector<int>> rings;     // per channel: ranks in ring order
   std::vector<std::vector<RingHop>> hops;  // per channel: hop p leaves ring position p
 };
-
-// The compute NIC (index in System::compute_nics()) each of the first `gpus` GPUs of `node`
-// uses.
-std::vector<int> gpu_nics(const System& system, int node, int gpus);
-
-// The same on `node`, leaving out the NICs whose port is down there, as NCCL's topology
-// detection does: a GPU whose NIC is lost moves to the nearest NIC left (then the least used),
-// so two channels share that NIC and the rail of the lost one is reached over the spine.
-// Throws sim::InputError when no NIC of the node is up.
-std::vector<int> gpu_nics_on(const System& system, int node, int gpus);
-
-// gpu_nics_on for every node of `comm` ([local node][local GPU]), on its system node and GPUs;
-// one node needs no NIC and takes its server's choice.
-std::vector<std::vector<int>> comm_gpu_nics(const System& system, const Communicator& comm);
 
 // Whether, under PXN, GPU `relay` of system node `node` can carry GPU `from`'s data to `nic`:
 // NVLink joins the two and `relay` reaches the NIC with GPUDirect RDMA (system GPU and NIC

@@ -100,13 +100,13 @@ double tree_channel_seconds(const TreePlan& plan,
 struct TreeEdges {
   const TreePlan& plan;
   const CollectiveTiming& timing;
-  std::vector<std::vector<int>> nic_of;  // [node][local GPU]: its compute NIC (ring_layout.hpp)
+  CommNics nic_of;  // nic_affinity.hpp
   ConnectionRoutes routes;
 
   TreeEdges(const System& system, const TreePlan& p, const CollectiveTiming& t)
       : plan(p),
         timing(t),
-        nic_of(comm_gpu_nics(system, p.comm)),
+        nic_of(system, p.comm),
         routes(system, p.comm, at(p.channels()) * at(p.ranks()) * 2, t.qps()) {}
 
   static std::size_t key(const TreePlan& plan, int channel, int rank, bool up) {
@@ -121,9 +121,11 @@ struct TreeEdges {
     h.src = up ? rank : parent;
     h.dst = up ? parent : rank;
     h.inter_node = comm.node_of(rank) != comm.node_of(parent);
-    // Heads talk to heads: the same GPU index, over its NIC on each node.
-    h.send_nic = nic_of[at(comm.node_of(h.src))][at(comm.gpu_of(h.src))];
-    h.recv_nic = nic_of[at(comm.node_of(h.dst))][at(comm.gpu_of(h.dst))];
+    // Heads talk to heads: the same GPU index, over its NIC on each node; channels c and c + G
+    // (the same head) use a GPU's NICs in turn.
+    const int round = channel / comm.gpus_per_node;
+    h.send_nic = nic_of.nic(comm.node_of(h.src), comm.gpu_of(h.src), round);
+    h.recv_nic = nic_of.nic(comm.node_of(h.dst), comm.gpu_of(h.dst), round);
     return h;
   }
 

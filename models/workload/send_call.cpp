@@ -18,10 +18,10 @@ namespace {
 
 using sim::at;
 
-// NCCL's network channels to one peer; the pair uses one NIC at each end.
-int network_channels(const System& system, int compute_nic) {
-  const Nic& nic = system.spec().node.nics[at(system.compute_nics()[at(compute_nic)])];
-  return p2p_net_channels(nic.port_rate.bytes_per_s);
+// NCCL's network channels to one peer on each of a GPU's `nics`.
+int network_channels(const System& system, const std::vector<int>& nics) {
+  const Nic& nic = system.spec().node.nics[at(system.compute_nics()[at(nics.front())])];
+  return p2p_net_channels(nic.port_rate.bytes_per_s, static_cast<int>(nics.size()));
 }
 
 }  // namespace
@@ -43,11 +43,13 @@ void start_send(const System& system,
   hop.inter_node = pair.nodes == 2;
   std::vector<Paths> channels;
   if (hop.inter_node) {
-    const std::vector<std::vector<int>> nic_of = comm_gpu_nics(system, pair);
-    hop.send_nic = nic_of[0][0];
-    hop.recv_nic = nic_of[1][0];
-    const int count = network_channels(system, hop.send_nic);
+    // Each of the sender's NICs carries its channels, round by round (nic_affinity.hpp).
+    const CommNics nic_of(system, pair);
+    const std::vector<int>& nics = nic_of.nics(0, 0);
+    const int count = network_channels(system, nics) * static_cast<int>(nics.size());
     for (int c = 0; c < count; ++c) {
+      hop.send_nic = nic_of.nic(0, 0, c);
+      hop.recv_nic = nic_of.nic(1, 0, c);
       channels.push_back(hop_paths(system, pair, hop, static_cast<std::uint64_t>(c)));
     }
   } else {

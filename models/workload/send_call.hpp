@@ -2,7 +2,8 @@
 // A point-to-point transfer between two ranks, as ncclSend / ncclRecv move a pipeline stage's
 // activations to the next stage (or its gradients back): inside a node over the GPUs' NVLink or
 // PCIe route, between nodes out of the NIC nearest the sender and into that nearest the
-// receiver (a pair is one GPU index on two nodes, so PXN has nothing to relay).
+// receiver, or over each of their NICs in turn where a GPU has several (nic_affinity.hpp; a pair
+// is one GPU index on two nodes, so PXN has nothing to relay).
 //
 // Between nodes NCCL runs a peer's traffic on its p2p channels per network peer (p2p_plan.hpp,
 // p2p_net_channels), each its own queue pair: so many flows of equal shares, which ECMP hashes

@@ -152,8 +152,12 @@ TEST(CommunicatorPlacement, ADataParallelGroupOfGpuThreeUsesItsOwnRail) {
   PlacementBed bed(8);
   const Communicator gpu3 = communicator_on(range(0, 4), {3});
   const Communicator gpu0 = communicator_on(range(0, 4), {0});
-  EXPECT_EQ(comm_gpu_nics(*bed.system, gpu3), (std::vector<std::vector<int>>(4, {3})));
-  EXPECT_EQ(comm_gpu_nics(*bed.system, gpu0), (std::vector<std::vector<int>>(4, {0})));
+  const CommNics three_nics(*bed.system, gpu3);
+  const CommNics zero_nics(*bed.system, gpu0);
+  for (int node = 0; node < 4; ++node) {
+    EXPECT_EQ(three_nics.nics(node, 0), std::vector<int>{3});
+    EXPECT_EQ(zero_nics.nics(node, 0), std::vector<int>{0});
+  }
   const CollectiveResult three = bed.run(ring_all_reduce(gpu3, sim::mib(256), 2));
   const CollectiveResult zero = bed.run(ring_all_reduce(gpu0, sim::mib(256), 2));
   EXPECT_EQ(three.time, zero.time);

@@ -32,8 +32,8 @@ TEST(NicDown, ItsGpuMovesToTheNearestNicLeft) {
   // NIC 1. Node 0 is untouched.
   Testbed bed;
   bed.take_down("n1.mlx5_0>leaf0");
-  EXPECT_EQ(gpu_nics_on(*bed.system, 0, 8), (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7}));
-  EXPECT_EQ(gpu_nics_on(*bed.system, 1, 8), (std::vector<int>{1, 1, 2, 3, 4, 5, 6, 7}));
+  EXPECT_EQ(gpu_nics_on(*bed.system, 0, 8), (GpuNicSets{{0}, {1}, {2}, {3}, {4}, {5}, {6}, {7}}));
+  EXPECT_EQ(gpu_nics_on(*bed.system, 1, 8), (GpuNicSets{{1}, {1}, {2}, {3}, {4}, {5}, {6}, {7}}));
 }
 
 TEST(NicDown, TheNicLeftCarriesTwiceTheChannelsAndHalvesTheRing) {

@@ -1,0 +1,200 @@
+// File: tests/models/collective/multi_nic_test.cpp
+// GPUs with several NICs (nic_affinity.hpp): which NICs each GPU takes, and collectives and p2p
+// on two ports per GPU against the closed forms of one port of twice the rate.
+#include "models/collective/collective_run.hpp"
+#include "models/collective/nic_affinity.hpp"
+#include "models/fabric/wire.hpp"
+#include "models/hardware/node_presets.hpp"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace railsim::models {
+namespace {
+
+// Per direction, GB/s: a PCIe Gen5 x16 link, 32 GT/s x 16 x 128/130 / 8 at 0.78
+// (kPcieEfficiency), the GPU's link to its switch and the narrowest hop to the fabric.
+constexpr double kGen5GBps = 32.0 * 16.0 * 128.0 / 130.0 / 8.0 * 0.78;
+
+// dgx-h100 with every compute NIC split into `ports` NICs of 400G / ports on the same PCIe
+// switch, the new ones after the node's other NICs: OCI BM.GPU.H100.8's 16 x 200G on 8 GPUs
+// for two.
+NodeSpec ports_per_gpu(int ports) {
+  NodeSpec node = node_preset("dgx-h100");
+  std::vector<Nic> added;
+  for (const int index : compute_nic_indices(node)) {
+    Nic& nic = node.nics[static_cast<std::size_t>(index)];
+    nic.port_rate = sim::gbps(400.0 / ports);
+    for (int p = 1; p < ports; ++p) {
+      Nic port = nic;
+      port.name = fmt::format("mlx5_{}", node.nics.size() + added.size());
+      added.push_back(port);
+    }
+  }
+  node.nics.insert(node.nics.end(), added.begin(), added.end());
+  return node;
+}
+
+// A dgx-h100 node cut down to GPU 0 and `nics` compute NICs of `gbps` below its PCIe switch.
+NodeSpec one_gpu_with(int nics, double gbps) {
+  NodeSpec node = node_preset("dgx-h100");
+  node.gpus.resize(1);
+  const Nic first = node.nics[static_cast<std::size_t>(compute_nic_indices(node).front())];
+  node.nics.clear();
+  for (int n = 0; n < nics; ++n) {
+    Nic nic = first;
+    nic.name = fmt::format("mlx5_{}", n);
+    nic.port_rate = sim::gbps(gbps);
+    node.nics.push_back(nic);
+  }
+  return node;
+}
+
+struct Testbed {
+  sim::Simulator simulator;
+  sim::FlowNetwork network{simulator};
+  std::unique_ptr<System> system;
+
+  Testbed(NodeSpec node, int nodes) {
+    SystemSpec spec;
+    spec.node = std::move(node);
+    spec.nodes = nodes;
+    system = std::make_unique<System>(spec, network);
+  }
+
+  CollectiveResult run(CollectiveRequest request) {
+    return run_collective(*system, network, simulator, request);
+  }
+
+  // Payload bytes node 0's port of compute NIC `nic` carried towards its leaf.
+  double sent_by(int nic) const {
+    const NodeSpec& node = system->spec().node;
+    const std::string prefix = fmt::format(
+        "n0.{}>", node.nics[static_cast<std::size_t>(system->compute_nics()[nic])].name);
+    for (std::size_t l = 0; l < network.link_count(); ++l) {
+      const sim::LinkId id{static_cast<std::uint32_t>(l)};
+      if (network.link(id).name.starts_with(prefix)) {
+        return network.counters(id).bytes_carried;
+      }
+    }
+    ADD_FAILURE() << "no link " << prefix;
+    return 0.0;
+  }
+};
+
+CollectiveRequest ring_all_reduce(Communicator comm) {
+  CollectiveRequest request;
+  request.op = CollectiveOp::kAllReduce;
+  request.size = sim::gib(1);
+  request.comm = comm;
+  request.algorithm = Algorithm::kRing;
+  request.protocol = Protocol::kSimple;
+  request.channels = 16;
+  return request;
+}
+
+TEST(MultiNic, EachGpuTakesBothPortsOfItsSwitch) {
+  // GPU g shares a PCIe switch with compute NICs g and 8 + g (PIX); every other NIC is farther.
+  // Pass one gives GPU g NIC g; the eight left join the GPU at their switch, whose two 200G
+  // ports (50 GB/s) stay under its Gen5 link's 49.15 GB/s until the second.
+  Testbed bed(ports_per_gpu(2), 1);
+  GpuNicSets expected;
+  for (int g = 0; g < 8; ++g) {
+    expected.push_back({g, 8 + g});
+  }
+  EXPECT_EQ(gpu_nics(*bed.system, 0, 8), expected);
+}
+
+TEST(MultiNic, AGpuTakesNoMorePortsThanItsLinkFeeds) {
+  // Four 200G ports on one GPU's switch: two (50 GB/s) already reach past its 49.15 GB/s Gen5
+  // link, so the other two stay idle, as NCCL's getLocalNetCountByBw leaves them.
+  Testbed bed(one_gpu_with(4, 200.0), 1);
+  EXPECT_EQ(gpu_nics(*bed.system, 0, 1), (GpuNicSets{{0, 1}}));
+}
+
+TEST(MultiNic, TwoPortsPerGpuReachTheRingBoundOfOne400gNic) {
+  // 2 x 8 H100, 16 channels, Simple, 1 GiB AllReduce. With one 400G NIC per GPU each NIC
+  // carries two channels out; with two 200G ports channels c and c + 8 leave GPU c + 1 by its
+  // two ports, one each. Either way a GPU's Gen5 link, 49.15 GB/s, carries two channels of
+  // 24.58 GB/s, under a 200G port's 25 x 4096/4122 = 24.84 GB/s: the closed form of
+  // CollectiveRun.TwoNodeRingAllReduceIsBoundByEightGdrPcieLinks, 2 x 15/16 x 2^30 /
+  // (8 x 49.15 GB/s) + 59 posts x 3 us + 8.4 us base latency, for both.
+  const double expected =
+      2.0 * 15.0 / 16.0 * 1073741824.0 / (8.0 * kGen5GBps * 1e9) + 59 * 3e-6 + 8.4e-6;
+  Testbed one(ports_per_gpu(1), 2);
+  Testbed two(ports_per_gpu(2), 2);
+  const CollectiveResult a = one.run(ring_all_reduce({2, 8}));
+  const CollectiveResult b = two.run(ring_all_reduce({2, 8}));
+  EXPECT_NEAR(sim::to_seconds(a.time), expected, 0.01 * expected);
+  EXPECT_NEAR(sim::to_seconds(b.time), expected, 0.01 * expected);
+  // Each of the 16 ports carries one channel's 2 x 15/16 x 1 GiB / 16 out of node 0.
+  const double per_port = 2.0 * 15.0 / 16.0 * 1073741824.0 / 16.0;
+  for (int nic = 0; nic < 16; ++nic) {
+    EXPECT_NEAR(two.sent_by(nic), per_port, 0.01 * per_port) << nic;
+  }
+}
+
+TEST(MultiNic, AGpuWithFourNicsSendsOverAllFour) {
+  // 2 x 1 GPUs, each with four 100G NICs on its switch (4 x 12.5 GB/s reach its link's 49.15
+  // only with all four). SendRecv of 1 GiB: the message leaves over the four NICs, a quarter
+  // each, at the Gen5 link's 49.15 GB/s (the ports together take 4 x 12.42 = 49.69); three
+  // NICs would cap it at 37.3.
+  Testbed bed(one_gpu_with(4, 100.0), 2);
+  CollectiveRequest request;
+  request.op = CollectiveOp::kSendRecv;
+  request.size = sim::gib(1);
+  request.comm = {2, 1};
+  const CollectiveResult r = bed.run(request);
+  EXPECT_NEAR(r.busbw_GBps, kGen5GBps, 0.01 * kGen5GBps);
+  for (int nic = 0; nic < 4; ++nic) {
+    EXPECT_NEAR(bed.sent_by(nic), 1073741824.0 / 4.0, 0.01 * 1073741824.0 / 4.0) << nic;
+  }
+}
+
+TEST(MultiNic, TwoPortsPerGpuCarryTheTwoNodeAllToAllAsOne400gNic) {
+  // P2p.TwoNodeAllToAllSendsHalfOfEveryBufferThroughEachNic's closed form, busbw = 49.15 x
+  // 15/16 / 0.5 = 92.16 GB/s: PXN puts the shares for remote GPU j on GPU j's link, S/2 at
+  // 49.15 GB/s, now split over its two 200G ports.
+  Testbed bed(ports_per_gpu(2), 2);
+  CollectiveRequest request;
+  request.op = CollectiveOp::kAllToAll;
+  request.size = sim::gib(4);
+  request.comm = {2, 8};
+  const CollectiveResult r = bed.run(request);
+  const double expected = kGen5GBps * 15.0 / 16.0 / 0.5;
+  EXPECT_NEAR(r.busbw_GBps, expected, 0.01 * expected);
+}
+
+TEST(MultiNic, TreesRunAsFastOnTwoPortsAsOnOne400gNic) {
+  // 4 x 8 H100, 1 GiB AllReduce, Simple. Tree channel c has its head on GPU c mod 8, in tree 0
+  // for the first half of the channels, and leaves by its GPU's port c / 8: at 32 channels (what
+  // NCCL's search gives 16 ports) each port of a head carries one channel of each tree, half
+  // what its 400G NIC does. NVLS Tree's heads take their ports in turn over each tree's
+  // channels. Either way every port carries half a 400G NIC's load and the GPU's Gen5 link
+  // binds (two channels of 24.58 GB/s against a 200G port's 24.84): the same time. (At 16
+  // channels a head's two channels are one per tree, so one port carries the busier tree's
+  // pattern and the tree runs 7.5% slower than on a 400G NIC that pools both.)
+  for (const Algorithm algorithm : {Algorithm::kTree, Algorithm::kNvlsTree}) {
+    Testbed one(ports_per_gpu(1), 4);
+    Testbed two(ports_per_gpu(2), 4);
+    CollectiveRequest request = ring_all_reduce({4, 8});
+    request.algorithm = algorithm;
+    request.channels = algorithm == Algorithm::kTree ? std::optional<int>(32) : std::nullopt;
+    const CollectiveResult a = one.run(request);
+    const CollectiveResult b = two.run(request);
+    EXPECT_NEAR(sim::to_seconds(b.time), sim::to_seconds(a.time), 0.01 * sim::to_seconds(a.time))
+        << algorithm_name(algorithm);
+    for (int nic = 0; nic < 16; ++nic) {
+      EXPECT_NEAR(two.sent_by(nic), one.sent_by(nic % 8) / 2.0, 0.01 * one.sent_by(nic % 8))
+          << algorithm_name(algorithm) << " NIC " << nic;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace railsim::models
