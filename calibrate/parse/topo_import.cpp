@@ -18,19 +18,22 @@
 namespace railsim::calibrate::parse {
 namespace {
 
-// What the dump cannot show, from the preset of the same NVLink signature (docs/hardware.md
-// gives the presets' sources): NV18 on every pair is an HGX H100/H200 baseboard, NV12 on
-// every pair an HGX A100 one; anything else is taken as A100 PCIe. Returns the reference
-// preset's compute NIC, whose models and rates the NICs take.
-models::Nic apply_reference(TopoImport& import) {
+// What the dump cannot show, from the preset `like` names, or else the preset of the same
+// NVLink signature (docs/hardware.md gives the presets' sources): NV18 on every pair is an HGX
+// H100/H200 baseboard (a B200 one shows NV18 too, hence `like`), NV12 on every pair an HGX
+// A100 one; anything else is taken as A100 PCIe. Returns the reference preset's compute NIC,
+// whose models and rates the NICs take.
+models::Nic apply_reference(TopoImport& import, std::string_view like) {
   models::NodeSpec& node = import.node;
   const bool nvswitch = node.nvlink.kind == models::NvlinkKind::kSwitch;
   const int links = node.nvlink.links_per_gpu;
-  const char* preset = nvswitch && links == 18   ? "dgx-h100"
-                       : nvswitch && links == 12 ? "dgx-a100"
-                                                 : "a100-pcie-nvlink-bridge";
-  const std::string why =
-      nvswitch ? fmt::format("NV{} on every GPU pair", links) : "no NVLink switch in the matrix";
+  const std::string preset(!like.empty()             ? like
+                           : nvswitch && links == 18 ? "dgx-h100"
+                           : nvswitch && links == 12 ? "dgx-a100"
+                                                     : "a100-pcie-nvlink-bridge");
+  const std::string why = !like.empty() ? "given with --like"
+                          : nvswitch    ? fmt::format("NV{} on every GPU pair", links)
+                                        : "no NVLink switch in the matrix";
   const models::NodeSpec reference = models::node_preset(preset);
   const models::Gpu& gpu = reference.gpus.front();
   for (models::Gpu& g : node.gpus) {
@@ -101,12 +104,13 @@ void describe(const std::string& file, int gpus, models::Transport fabric, model
 
 TopoImport import_nvidia_smi_topo(const NvidiaSmiTopo& topo,
                                   const std::string& file,
-                                  const Ibdev2netdevOutput* ibdev2netdev) {
+                                  const Ibdev2netdevOutput* ibdev2netdev,
+                                  std::string_view like) {
   TopoImport result;
   const TopoCells cells(topo, file, result.notes);
   const TopoGroups groups(cells);
   build_node_tree(cells, groups, result);
-  const models::Nic reference = apply_reference(result);
+  const models::Nic reference = apply_reference(result, like);
   const models::Transport fabric = build_nics(cells, ibdev2netdev, reference, result);
   describe(file, cells.gpus(), fabric, result.node);
   return result;

@@ -10,6 +10,7 @@
 #include "models/hardware/node_spec.hpp"
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace railsim::calibrate::parse {
@@ -28,9 +29,12 @@ struct TopoImport {
 // one switch per PIX group (below a common one when the groups are PXB apart). Cells NV# hides
 // (GPU pairs) and rows a truncated dump lacks are left to that tree. Throws ParseError at the row
 // of a cell no tree can give (contradictory classes, an asymmetric matrix, NVLink counts the
-// model cannot hold), naming the row and column.
+// model cannot hold), naming the row and column. `like`, when not empty, names the preset whose
+// GPU, CPU, NIC and NVLink figures the node takes (a B200 dump shows NV18 as an H100 one
+// does); sim::InputError for a preset that does not exist.
 TopoImport import_nvidia_smi_topo(const NvidiaSmiTopo& topo,
                                   const std::string& file,
-                                  const Ibdev2netdevOutput* ibdev2netdev = nullptr);
+                                  const Ibdev2netdevOutput* ibdev2netdev = nullptr,
+                                  std::string_view like = {});
 
 }  // namespace railsim::calibrate::parse

@@ -60,18 +60,32 @@ Nic connectx(std::string name,
   return nic;
 }
 
+// The head of every preset: two sockets of one CPU model, the link between them, the NVLink
+// domain.
+NodeSpec two_socket_node(std::string name,
+                         std::string description,
+                         const std::string& cpu,
+                         sim::Bandwidth memory,
+                         sim::Bandwidth inter_socket,
+                         NvlinkDomain nvlink) {
+  NodeSpec node;
+  node.name = std::move(name);
+  node.description = std::move(description);
+  node.sockets = {{cpu, memory}, {cpu, memory}};
+  node.inter_socket = inter_socket;
+  node.nvlink = std::move(nvlink);
+  return node;
+}
+
 // DGX H100: 2 x Xeon 8480C; one Gen5 switch per GPU-NIC pair, each on its own host bridge,
 // four per socket (GPU_i PIX to its CX-7, NODE to the rest of the socket, SYS across).
 // Storage functions sit under GPU0's and GPU4's switches as in the public HGX H100 dumps.
 NodeSpec dgx_h100(std::string name, const std::string& gpu_model) {
-  NodeSpec node;
-  node.name = std::move(name);
-  node.description =
-      "8x " + gpu_model + ", NVLink 4 via 4 NVSwitch, 8x ConnectX-7 NDR 400G, PCIe Gen5";
-  node.sockets = {{"Intel Xeon Platinum 8480C", sim::gbytes_per_s(307.2)},
-                  {"Intel Xeon Platinum 8480C", sim::gbytes_per_s(307.2)}};
-  node.inter_socket = sim::gbytes_per_s(22);
-  node.nvlink = {NvlinkKind::kSwitch, 18, sim::gbytes_per_s(25), 4, {}};
+  NodeSpec node = two_socket_node(
+      std::move(name),
+      "8x " + gpu_model + ", NVLink 4 via 4 NVSwitch, 8x ConnectX-7 NDR 400G, PCIe Gen5",
+      "Intel Xeon Platinum 8480C", sim::gbytes_per_s(307.2), sim::gbytes_per_s(22),
+      {NvlinkKind::kSwitch, 18, sim::gbytes_per_s(25), 4, {}});
   NodeBuilder b(node);
   const int numa[2] = {b.numa(0, 0, "0-55,112-167"), b.numa(1, 1, "56-111,168-223")};
   PcieParent sw[8];
@@ -99,17 +113,41 @@ NodeSpec dgx_h100(std::string name, const std::string& gpu_model) {
   return node;
 }
 
+// DGX B200: 2 x Xeon 8570; four Gen5 switches, each on its own host bridge, two per socket,
+// each holding two GPUs and their two CX-7 (PIX to each other, NODE to the other switch of the
+// socket, SYS across), as the GCP A4 HGX B200 dump shows. NVLink 5 through 2 NVSwitch chips.
+// The two BlueField-3 storage DPUs are left out: no dump places them, and they carry no
+// collective traffic.
+NodeSpec dgx_b200() {
+  NodeSpec node = two_socket_node(
+      "dgx-b200", "8x B200, NVLink 5 via 2 NVSwitch, 8x ConnectX-7 NDR 400G, PCIe Gen5",
+      "Intel Xeon Platinum 8570", sim::gbytes_per_s(358.4), sim::gbytes_per_s(40),
+      {NvlinkKind::kSwitch, 18, sim::gbytes_per_s(50), 2, {}});
+  // NCCL's SM100 NVLink rate, 40.1 of 50 GB/s a link (nccl:src/graph/topo.h): its SM90 ratio,
+  // 20.6 of 25, is within 0.3% of what H100 rings measure (370 of 450).
+  node.nvlink.efficiency = 40.1 / 50.0;
+  NodeBuilder b(node);
+  const int numa[2] = {b.numa(0, 0, "0-55,112-167"), b.numa(1, 1, "56-111,168-223")};
+  for (int s = 0; s < 4; ++s) {
+    const PcieParent sw = b.pcie_switch(b.host_bridge(numa[s / 2]), kGen5x16);
+    b.gpu("B200-SXM-180GB", sw, kGen5x16);
+    b.gpu("B200-SXM-180GB", sw, kGen5x16);
+    for (int port = 0; port < 2; ++port) {
+      b.nic(connectx(fmt::format("mlx5_{}", 2 * s + port), "ConnectX-7", sw, kGen5x16,
+                     sim::gbps(400), NicRole::kCompute));
+    }
+  }
+  return node;
+}
+
 // DGX A100: 2 x EPYC 7742 in NPS4 (8 NUMA nodes); four Gen4 switch complexes, each a top
 // switch over four lower ones holding GPU a, GPU b and their two CX-6 HDR NICs (all PXB to each
 // other); two dual-port storage CX-6 on NUMA nodes without GPUs.
 NodeSpec dgx_a100() {
-  NodeSpec node;
-  node.name = "dgx-a100";
-  node.description = "8x A100-SXM4, NVLink 3 via 6 NVSwitch, 8x ConnectX-6 HDR 200G, PCIe Gen4";
-  node.sockets = {{"AMD EPYC 7742", sim::gbytes_per_s(204.8)},
-                  {"AMD EPYC 7742", sim::gbytes_per_s(204.8)}};
-  node.inter_socket = sim::gbytes_per_s(16);
-  node.nvlink = {NvlinkKind::kSwitch, 12, sim::gbytes_per_s(25), 6, {}};
+  NodeSpec node = two_socket_node(
+      "dgx-a100", "8x A100-SXM4, NVLink 3 via 6 NVSwitch, 8x ConnectX-6 HDR 200G, PCIe Gen4",
+      "AMD EPYC 7742", sim::gbytes_per_s(204.8), sim::gbytes_per_s(16),
+      {NvlinkKind::kSwitch, 12, sim::gbytes_per_s(25), 6, {}});
   NodeBuilder b(node);
   int numa[8];
   for (int n = 0; n < 8; ++n) {
@@ -157,14 +195,11 @@ NodeSpec dgx_a100() {
 // each bridged pair below one switch on its own host bridge, two pairs per socket. Two CX-6 HDR
 // NICs, one below the first pair of each socket (placement assumed: the dump lists no NICs).
 NodeSpec a100_pcie_nvlink_bridge() {
-  NodeSpec node;
-  node.name = "a100-pcie-nvlink-bridge";
-  node.description = "8x A100 PCIe, NVLink bridges in pairs, no NVSwitch, 2x ConnectX-6 HDR 200G";
-  node.sockets = {{"AMD EPYC 7543 (assumed)", sim::gbytes_per_s(204.8)},
-                  {"AMD EPYC 7543 (assumed)", sim::gbytes_per_s(204.8)}};
-  node.inter_socket = sim::gbytes_per_s(16);
-  node.nvlink = {
-      NvlinkKind::kBridge, 12, sim::gbytes_per_s(25), 0, {{0, 1}, {2, 3}, {4, 5}, {6, 7}}};
+  NodeSpec node = two_socket_node(
+      "a100-pcie-nvlink-bridge",
+      "8x A100 PCIe, NVLink bridges in pairs, no NVSwitch, 2x ConnectX-6 HDR 200G",
+      "AMD EPYC 7543 (assumed)", sim::gbytes_per_s(204.8), sim::gbytes_per_s(16),
+      {NvlinkKind::kBridge, 12, sim::gbytes_per_s(25), 0, {{0, 1}, {2, 3}, {4, 5}, {6, 7}}});
   NodeBuilder b(node);
   const int numa[2] = {b.numa(0, 0, "0-31,64-95"), b.numa(1, 1, "32-63,96-127")};
   for (int pair = 0; pair < 4; ++pair) {
@@ -188,6 +223,7 @@ constexpr Preset kPresets[] = {
     {"dgx-a100", dgx_a100},
     {"dgx-h100", [] { return dgx_h100("dgx-h100", "H100-SXM5-80GB"); }},
     {"hgx-h200", [] { return dgx_h100("hgx-h200", "H200-SXM-141GB"); }},
+    {"dgx-b200", dgx_b200},
     {"a100-pcie-nvlink-bridge", a100_pcie_nvlink_bridge},
 };
 

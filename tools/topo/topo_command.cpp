@@ -4,9 +4,10 @@
 // legend and NIC legend after it), so a real dump and the model can be laid side by side; then
 // the fabric's figures (FabricSummary) and, with --links, every link by the name faults use.
 // --format dot draws one node and the fabric for Graphviz.
-// `railsim topo --import-nvidia-smi DUMP [--ibdev2netdev FILE] [-o OUT.json]` infers a node from a
-// real dump (calibrate/parse/topo_import.hpp) and writes it as a scenario file that --system reads:
-// to OUT.json, then the node's matrix on stdout to lay beside the dump; or the file on stdout.
+// `railsim topo --import-nvidia-smi DUMP [--ibdev2netdev FILE] [--like PRESET] [-o OUT.json]`
+// infers a node from a real dump (calibrate/parse/topo_import.hpp), its models and rates those
+// of PRESET if given, and writes it as a scenario file that --system reads: to OUT.json, then
+// the node's matrix on stdout to lay beside the dump; or the file on stdout.
 #include "calibrate/parse/ibdev2netdev.hpp"
 #include "calibrate/parse/nvidia_smi_topo.hpp"
 #include "calibrate/parse/text_input.hpp"
@@ -362,11 +363,25 @@ void check_simulable(const models::NodeSpec& node, const std::string& dump) {
   }
 }
 
+struct TopoOptions {
+  std::string system;
+  std::optional<int> nodes;
+  OutputFormat format = OutputFormat::kText;
+  bool list_links = false;
+  bool import = false;  // --import-nvidia-smi: read `dump` instead of a system
+  std::string dump;
+  std::string ports_file;
+  std::string like;  // --like: the preset whose models and rates an import takes
+  std::string output;
+  models::WorkLimit limit;  // --max-memory
+  bool quiet = false;       // no progress line while a large system is built
+};
+
 // Everything is built and checked in memory first, so an error leaves no file behind.
-int run_import(const std::string& dump,
-               const std::string& ports_file,
-               const std::string& output,
-               std::ostream& out) {
+int run_import(const TopoOptions& o, std::ostream& out) {
+  const std::string& dump = o.dump;
+  const std::string& ports_file = o.ports_file;
+  const std::string& output = o.output;
   check_output_file(output, "-o", {dump, ports_file});
   const calibrate::parse::TextInput input = calibrate::parse::TextInput::from_file(dump);
   const calibrate::parse::NvidiaSmiTopo topo = calibrate::parse::parse_nvidia_smi_topo(input);
@@ -375,8 +390,8 @@ int run_import(const std::string& dump,
     ports =
         calibrate::parse::parse_ibdev2netdev(calibrate::parse::TextInput::from_file(ports_file));
   }
-  const calibrate::parse::TopoImport imported =
-      calibrate::parse::import_nvidia_smi_topo(topo, input.name(), ports ? &*ports : nullptr);
+  const calibrate::parse::TopoImport imported = calibrate::parse::import_nvidia_smi_topo(
+      topo, input.name(), ports ? &*ports : nullptr, o.like);
   check_simulable(imported.node, dump);
   const std::string text = imported_system(imported.node, dump).dump(2) + "\n";
   // What --system will read: a failure here is a writer bug, reported before anything is written.
@@ -399,19 +414,6 @@ int run_import(const std::string& dump,
   return 0;
 }
 
-struct TopoOptions {
-  std::string system;
-  std::optional<int> nodes;
-  OutputFormat format = OutputFormat::kText;
-  bool list_links = false;
-  bool import = false;  // --import-nvidia-smi: read `dump` instead of a system
-  std::string dump;
-  std::string ports_file;
-  std::string output;
-  models::WorkLimit limit;  // --max-memory
-  bool quiet = false;       // no progress line while a large system is built
-};
-
 // nullopt after --help. An import takes none of a system's options, and a system none of an
 // import's.
 std::optional<TopoOptions> parse_options(const std::vector<std::string>& args, std::ostream& out) {
@@ -420,7 +422,8 @@ std::optional<TopoOptions> parse_options(const std::vector<std::string>& args, s
   int nodes = 0;
   po::options_description options(
       "railsim topo --system PRESET|FILE [--nodes N] [--format text|json|dot] [--links]\n"
-      "railsim topo --import-nvidia-smi DUMP [--ibdev2netdev FILE] [-o OUT.json]");
+      "railsim topo --import-nvidia-smi DUMP [--ibdev2netdev FILE] [--like PRESET] [-o "
+      "OUT.json]");
   const std::string system_help =
       fmt::format("a node preset ({}; 2 nodes on the default fabric) or a system file (.json)",
                   fmt::join(models::node_preset_names(), ", "));
@@ -433,6 +436,9 @@ std::optional<TopoOptions> parse_options(const std::vector<std::string>& args, s
       "infer a node from a saved `nvidia-smi topo -m` and write it as a system file")(
       "ibdev2netdev", po::value(&o.ports_file),
       "with --import-nvidia-smi: saved `ibdev2netdev [-v]` output (NIC states, link layers)")(
+      "like", po::value(&o.like),
+      "with --import-nvidia-smi: the preset whose GPU, CPU, NIC and NVLink figures the node "
+      "takes (a B200 dump shows NV18 as an H100 one does); else chosen by the NVLink count")(
       "output,o", po::value(&o.output),
       "with --import-nvidia-smi: the file to write (then the matrix goes to stdout); stdout "
       "if absent");
@@ -455,7 +461,7 @@ std::optional<TopoOptions> parse_options(const std::vector<std::string>& args, s
     }
     return o;
   }
-  for (const char* import_only : {"ibdev2netdev", "output"}) {
+  for (const char* import_only : {"ibdev2netdev", "like", "output"}) {
     if (vm.count(import_only) > 0) {
       throw sim::InputError(fmt::format("--{}: only with --import-nvidia-smi", import_only));
     }
@@ -516,7 +522,7 @@ int run_system(const TopoOptions& o, std::ostream& out) {
 
 int run(const TopoOptions& o, std::ostream& out) {
   if (o.import) {
-    return run_import(o.dump, o.ports_file, o.output, out);
+    return run_import(o, out);
   }
   return run_system(o, out);
 }

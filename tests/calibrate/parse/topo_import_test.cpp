@@ -11,6 +11,7 @@
 #include "calibrate/parse/ibdev2netdev.hpp"
 #include "calibrate/parse/nvidia_smi_topo.hpp"
 #include "models/hardware/topo_matrix.hpp"
+#include "sim/input_error.hpp"
 
 #include <gtest/gtest.h>
 
@@ -53,13 +54,21 @@ TEST_P(ImportedDump, ReproducesTheTranscribedMatrixAffinityAndNicLegend) {
       EXPECT_EQ(m.rows.at(c).cells.at(r), cell.get<std::string>()) << column << ", " << row;
     }
   }
-  const auto affinity_columns = t.at("affinity_columns").get<std::vector<std::string>>();
-  const std::size_t cpu = position(affinity_columns, "CPU Affinity");
-  const std::size_t numa = position(affinity_columns, "NUMA Affinity");
-  for (const auto& [gpu, values] : t.at("affinity_raw").items()) {
+  // Older transcriptions list each GPU's affinity cells in the dump's column order; newer ones
+  // name the fields.
+  const bool named = t.contains("affinity");
+  const json& affinity = named ? t.at("affinity") : t.at("affinity_raw");
+  ASSERT_FALSE(affinity.empty());
+  const auto affinity_columns =
+      named ? std::vector<std::string>{} : t.at("affinity_columns").get<std::vector<std::string>>();
+  const auto field = [&](const json& values, const char* name, const char* column) {
+    return (named ? values.at(name) : values.at(position(affinity_columns, column)))
+        .get<std::string>();
+  };
+  for (const auto& [gpu, values] : affinity.items()) {
     const models::TopoMatrix::Row& row = m.rows.at(position(columns, gpu));
-    EXPECT_EQ(row.cpu_affinity, values.at(cpu).get<std::string>()) << gpu;
-    EXPECT_EQ(row.numa_affinity, values.at(numa).get<std::string>()) << gpu;
+    EXPECT_EQ(row.cpu_affinity, field(values, "cpu_affinity", "CPU Affinity")) << gpu;
+    EXPECT_EQ(row.numa_affinity, field(values, "numa_affinity", "NUMA Affinity")) << gpu;
   }
   const json legend = t.value("nic_legend", json::object());
   const std::size_t gpus = imported.node.gpus.size();
@@ -76,7 +85,8 @@ INSTANTIATE_TEST_SUITE_P(
     ImportedDump,
     ::testing::Values("topo_dgx-a100_nvidia-smi-topo-m_12nic",
                       "topo_hgx-h100_nvidia-smi-topo-m_12nic_mooncake-issue2039",
-                      "topo_a100-pcie-nvlink-bridge_nvidia-smi-topo-m_nccl-tests-issue178"));
+                      "topo_a100-pcie-nvlink-bridge_nvidia-smi-topo-m_nccl-tests-issue178",
+                      "topo_gcp-a4-b200_nvidia-smi-topo-m_8nic_dranet"));
 
 // The nccl#1264 excerpt (truncated after NIC2's row) shows SYS from GPU0 to NIC1, while GPU0 and
 // GPU1 both print NUMA Affinity 0 and GPU1 is PIX to NIC1: SYS within one NUMA node, which a
@@ -130,6 +140,27 @@ TEST(TopoImport, HgxH100GivesEachGpuItsClosestNic) {
   EXPECT_EQ(node.numa_nodes[0].cpus, "4,6,8,10,12");
   EXPECT_NE(node.numa_nodes[0].socket, node.numa_nodes[1].socket);
   EXPECT_FALSE(imported.assumed.empty());
+}
+
+// The GCP A4 dump is a B200 host, which NV18 alone would take for an H100 one: --like dgx-b200
+// gives its GPUs, NVLink 5 (50 GB/s a link) and CPUs. Two GPUs share each pair of PIX NICs; all
+// eight are compute NICs.
+TEST(TopoImport, LikeNamesThePresetWhoseFiguresADumpTakes) {
+  const TextInput input = test::fixture_text("topo_gcp-a4-b200_nvidia-smi-topo-m_8nic_dranet");
+  const NvidiaSmiTopo topo = parse_nvidia_smi_topo(input);
+  const models::NodeSpec h100 = import_nvidia_smi_topo(topo, input.name()).node;
+  EXPECT_EQ(h100.gpus.front().model, "H100-SXM5-80GB (assumed)");
+  const TopoImport b200 = import_nvidia_smi_topo(topo, input.name(), nullptr, "dgx-b200");
+  const models::NodeSpec& node = b200.node;
+  EXPECT_EQ(node.gpus.front().model, "B200-SXM-180GB (assumed)");
+  EXPECT_DOUBLE_EQ(node.nvlink.link_rate.bytes_per_s, 50e9);
+  EXPECT_EQ(node.nvlink.links_per_gpu, 18);
+  EXPECT_EQ(node.sockets.front().model, "Intel Xeon Platinum 8570 (assumed)");
+  EXPECT_EQ(compute_nics(node).size(), 8u);
+  EXPECT_TRUE(std::any_of(b200.assumed.begin(), b200.assumed.end(), [](const std::string& a) {
+    return a.find("as the dgx-b200 preset: given with --like") != std::string::npos;
+  }));
+  EXPECT_THROW(import_nvidia_smi_topo(topo, input.name(), nullptr, "dgx-b2000"), sim::InputError);
 }
 
 // Issue 178: NV12 on (0,1), (2,3), (4,5), (6,7) only, no NICs.

@@ -75,6 +75,17 @@ TEST(CollectiveRun, OneNodeRingAllReduceMovesAtTheNvlinkPortRate) {
   EXPECT_DOUBLE_EQ(r.busbw_GBps, r.algbw_GBps * 2.0 * 7.0 / 8.0);
 }
 
+TEST(CollectiveRun, OneNodeRingAllReduceOnB200MovesAtTheNvlink5PortRate) {
+  // dgx-b200: a GPU's NVLink 5 port is 18 links x 50 GB/s at NCCL's SM100 rate of 40.1 per link
+  // (docs/hardware.md): 721.8 GB/s. 8 GiB, 32 channels, Simple: 2 x 7/8 x 8 GiB through it
+  // takes 20.8 ms, where the base latency and hop latencies are lost.
+  constexpr double kB200PortGBps = 18 * 40.1;
+  Testbed bed(1, "dgx-b200");
+  const CollectiveResult r =
+      bed.run(ring(CollectiveOp::kAllReduce, sim::gib(8), Protocol::kSimple, 32));
+  EXPECT_NEAR(r.busbw_GBps, kB200PortGBps, 0.01 * kB200PortGBps);
+}
+
 TEST(CollectiveRun, TwoNodeRingAllReduceIsBoundByEightGdrPcieLinks) {
   // 2 dgx-h100 nodes, 16 ranks, 16 channels, Simple. Every channel leaves each node once, two
   // channels per NIC, each GPU-NIC pair behind its own Gen5 switch at 49.15 GB/s: 24.58 GB/s

@@ -101,12 +101,18 @@ void expect_matches_dump(const std::string& preset, const std::string& stem, boo
     }
   }
   EXPECT_GE(compared, 64);
-  for (const auto& [gpu, values] : dump["affinity_raw"].items()) {
+  // Older fixtures transcribe each GPU's affinity as [cpus, numa]; newer ones name the fields.
+  const bool named = dump.contains("affinity");
+  const nlohmann::json& affinity = named ? dump["affinity"] : dump["affinity_raw"];
+  ASSERT_FALSE(affinity.empty()) << stem << " transcribes no affinity";
+  for (const auto& [gpu, values] : affinity.items()) {
     ASSERT_TRUE(printed.affinity.count(gpu)) << gpu;
+    const std::string cpus = (named ? values["cpu_affinity"] : values[0]).get<std::string>();
+    const std::string numa = (named ? values["numa_affinity"] : values[1]).get<std::string>();
     if (check_cpus) {
-      EXPECT_EQ(printed.affinity.at(gpu).first, values[0].get<std::string>()) << gpu;
+      EXPECT_EQ(printed.affinity.at(gpu).first, cpus) << gpu;
     }
-    EXPECT_EQ(printed.affinity.at(gpu).second, values[1].get<std::string>()) << gpu;
+    EXPECT_EQ(printed.affinity.at(gpu).second, numa) << gpu;
   }
 }
 
@@ -118,6 +124,10 @@ TEST(TopoCommand, DgxH100MatchesTheHgxH100DumpCellByCell) {
   // The dump's CPU lists are a container's cpuset ("4,6,8,10,12"), so only NUMA is compared.
   expect_matches_dump("dgx-h100", "topo_hgx-h100_nvidia-smi-topo-m_12nic_mooncake-issue2039",
                       false);
+}
+
+TEST(TopoCommand, DgxB200MatchesTheGcpA4B200DumpCellByCell) {
+  expect_matches_dump("dgx-b200", "topo_gcp-a4-b200_nvidia-smi-topo-m_8nic_dranet", true);
 }
 
 TEST(TopoCommand, PcieServerMatchesTheNvlinkBridgeDump) {
