@@ -9,6 +9,7 @@
 #include "tools/collective/collective_choices.hpp"
 #include "tools/collective/size_series.hpp"
 #include "tools/command.hpp"
+#include "tools/gdr_level_option.hpp"
 #include "tools/max_memory_option.hpp"
 #include "tools/nodes_option.hpp"
 #include "tools/progress_bar.hpp"
@@ -61,6 +62,7 @@ struct CollectiveOptions {
   std::string rail;
   std::string oversub;
   std::string routing;
+  std::optional<models::PathClass> gdr_level;  // --gdr-level
   OutputFormat format = OutputFormat::kText;
   TraceOptions trace;
   std::string profile_path;
@@ -154,6 +156,7 @@ std::optional<CollectiveOptions> parse_options(const std::vector<std::string>& a
       "format", po::value(&a.format)->default_value("nccl-tests"), "nccl-tests, json or csv")(
       "profile", po::value(&o.profile_path),
       "a calibration profile (railsim calibrate -o): its parameters, with a one-sigma band");
+  add_gdr_level_option(options, o.gdr_level);
   add_trace_options(options, o.trace);
   add_max_memory_option(options, o.limit);
   add_quiet_option(options, o.quiet);
@@ -184,8 +187,9 @@ std::optional<CollectiveOptions> parse_options(const std::vector<std::string>& a
   return o;
 }
 
-// --nodes, --rail, --oversub and --routing on the system.
+// --nodes, --rail, --oversub, --routing and --gdr-level on the system.
 void apply_overrides(const CollectiveOptions& o, models::SystemSpec& spec) {
+  apply_gdr_level_option(o.gdr_level, spec);
   if (!o.rail.empty()) {
     spec.fabric.rails = parse_named("--rail", o.rail, kRailChoices);
   }

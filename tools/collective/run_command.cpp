@@ -5,6 +5,7 @@
 #include "tools/cli_support/output_checks.hpp"
 #include "tools/collective/size_series.hpp"
 #include "tools/command.hpp"
+#include "tools/gdr_level_option.hpp"
 #include "tools/max_memory_option.hpp"
 #include "tools/progress_bar.hpp"
 
@@ -25,8 +26,9 @@ struct ScenarioRunOptions {
   OutputFormat format = OutputFormat::kText;
   TraceOptions trace;
   std::string profile_path;
-  models::WorkLimit limit;  // --max-memory
-  bool quiet = false;       // no progress line
+  std::optional<models::PathClass> gdr_level;  // --gdr-level, over the scenario's
+  models::WorkLimit limit;                     // --max-memory
+  bool quiet = false;                          // no progress line
 };
 
 // nullopt after --help.
@@ -44,6 +46,7 @@ std::optional<ScenarioRunOptions> parse_options(const std::vector<std::string>& 
       "table (nccl-tests' columns), json or csv")(
       "profile", po::value(&o.profile_path),
       "a calibration profile (railsim calibrate -o): its parameters, with a one-sigma band");
+  add_gdr_level_option(options, o.gdr_level);
   add_trace_options(options, o.trace);
   add_max_memory_option(options, o.limit);
   add_quiet_option(options, o.quiet);
@@ -60,7 +63,8 @@ std::optional<ScenarioRunOptions> parse_options(const std::vector<std::string>& 
 
 int run(const ScenarioRunOptions& o, std::ostream& out) {
   check_output_file(o.trace.path, "--trace", {o.path, o.profile_path});
-  const models::scenario::ScenarioFile scenario = models::scenario::load_scenario_file(o.path);
+  models::scenario::ScenarioFile scenario = models::scenario::load_scenario_file(o.path);
+  apply_gdr_level_option(o.gdr_level, scenario.system.system);
   const models::scenario::CollectiveWorkload workload = workload_of(scenario, o.path);
   check_series_memory(scenario.system, workload, o.limit, o.path);
   TraceOptions trace = o.trace;

@@ -13,6 +13,7 @@
 #include "tools/cli_support/command_line.hpp"
 #include "tools/cli_support/output_format.hpp"
 #include "tools/command.hpp"
+#include "tools/gdr_level_option.hpp"
 #include "tools/nodes_option.hpp"
 #include "tools/p2p/perftest_output.hpp"
 #include "tools/profile_option.hpp"
@@ -75,6 +76,7 @@ struct P2pOptions {
   bool latency = false;
   OutputFormat format = OutputFormat::kText;
   std::string profile_path;
+  std::optional<models::PathClass> gdr_level;  // --gdr-level
 };
 
 // nullopt after --help.
@@ -105,6 +107,7 @@ std::optional<P2pOptions> parse_options(const std::vector<std::string>& args, st
       "format", po::value(&format)->default_value("perftest"), "perftest or json")(
       "profile", po::value(&o.profile_path),
       "a calibration profile (railsim calibrate -o): its parameters, with a one-sigma band");
+  add_gdr_level_option(options, o.gdr_level);
   po::variables_map vm;
   if (!parse_command_line(args, options,
                           "Predicts RDMA writes between two nodes: a stream as ib_write_bw "
@@ -191,6 +194,7 @@ P2pSetup set_up(const P2pOptions& o) {
   if (o.nodes) {
     apply_nodes_option(spec, *o.nodes, 2);
   }
+  apply_gdr_level_option(o.gdr_level, spec);
   setup.from = parse_endpoint(o.from_text, "from");
   setup.to = parse_endpoint(o.to_text, "to");
   for (const auto& [e, option, text] : {std::tuple{&setup.from, "--from", &o.from_text},
