@@ -3,15 +3,25 @@
 
 #include "models/fabric/fabric_sizing.hpp"
 #include "models/hardware/node_spec.hpp"
+#include "models/hardware/nvlink_domain.hpp"
 #include "sim/input_error.hpp"
 
 #include <fmt/format.h>
 
 namespace railsim::tools {
 
-void apply_nodes_option(models::SystemSpec& spec, int nodes, int minimum) {
-  if (nodes < minimum) {
-    throw sim::InputError(fmt::format("--nodes: expected at least {}, got {}", minimum, nodes));
+void apply_nodes_option(models::SystemSpec& spec, int trays, int minimum) {
+  const int per_node = spec.node.trays;
+  if (trays < minimum * per_node) {
+    throw sim::InputError(
+        fmt::format("--nodes: expected at least {}{}, got {}", minimum * per_node,
+                    per_node > 1 ? fmt::format(" trays ({} NVLink domains)", minimum) : "", trays));
+  }
+  int nodes = 0;
+  try {
+    nodes = models::domains_for_trays(spec.node, trays);
+  } catch (const sim::InputError& e) {
+    throw sim::InputError(fmt::format("--nodes {}: {}", trays, e.what()));
   }
   spec.nodes = nodes;
   const auto rails = static_cast<int>(models::compute_nic_indices(spec.node).size());

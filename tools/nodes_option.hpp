@@ -8,9 +8,10 @@
 
 namespace railsim::tools {
 
-// Sets spec.nodes to `nodes`. Throws sim::InputError starting "--nodes N: " for fewer than
-// `minimum` nodes, or for a count its fabric cannot be built for (beyond three tiers of its
-// switch, a switch short of ports).
+// Sets spec.nodes to `nodes`, counted in compute trays where the node is an NVLink domain of
+// several (gb200-nvl72: --nodes 18 is one rack). Throws sim::InputError starting "--nodes N: "
+// for fewer than `minimum` nodes, a tray count the domain does not divide, or a count its
+// fabric cannot be built for (beyond three tiers of its switch, a switch short of ports).
 void apply_nodes_option(models::SystemSpec& spec, int nodes, int minimum);
 
 }  // namespace railsim::tools

@@ -263,10 +263,10 @@ struct GpuFamily {
 // GPU families and their SM generation (NVIDIA's CUDA compute capabilities), which picks NCCL's
 // table row (compCap >= 100, >= 90, >= 80, else Volta: nccl:src/graph/tuning.cc).
 constexpr GpuFamily kGpuFamilies[] = {
-    {"V100", GpuArch::kVolta},     {"A100", GpuArch::kAmpere},     {"A800", GpuArch::kAmpere},
-    {"H100", GpuArch::kHopper},    {"H200", GpuArch::kHopper},     {"H800", GpuArch::kHopper},
-    {"H20", GpuArch::kHopper},     {"B200", GpuArch::kBlackwell},  {"GB200", GpuArch::kBlackwell},
-    {"B300", GpuArch::kBlackwell}, {"GB300", GpuArch::kBlackwell},
+    {"V100", GpuArch::kVolta},      {"A100", GpuArch::kAmpere},    {"A800", GpuArch::kAmpere},
+    {"H100", GpuArch::kHopper},     {"H200", GpuArch::kHopper},    {"H800", GpuArch::kHopper},
+    {"H20", GpuArch::kHopper},      {"GH200", GpuArch::kHopper},   {"B200", GpuArch::kBlackwell},
+    {"GB200", GpuArch::kBlackwell}, {"B300", GpuArch::kBlackwell}, {"GB300", GpuArch::kBlackwell},
 };
 
 }  // namespace

@@ -3,7 +3,6 @@
 #include "models/collective/nic_affinity.hpp"
 
 #include "models/hardware/path_class.hpp"
-#include "models/hardware/pcie.hpp"
 #include "sim/assert.hpp"
 #include "sim/index.hpp"
 #include "sim/input_error.hpp"
@@ -61,8 +60,7 @@ GpuNicSets choose_nics(const System& system,
     std::optional<int> fewest;
     for (int g = 0; g < gpus; ++g) {
       const std::vector<int>& own = chosen[at(g)];
-      const double gpu_rate =
-          pcie_effective_bandwidth(node.gpus[at(g)].link, node.pcie_efficiency).bytes_per_s;
+      const double gpu_rate = gpu_host_rate(node, g).bytes_per_s;
       if (reach[at(g)] < gpu_rate && distance(g, i) == distance(g, at(own.front())) &&
           (!fewest || own.size() < chosen[at(*fewest)].size())) {
         fewest = g;

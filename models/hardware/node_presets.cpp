@@ -4,6 +4,7 @@
 #include "models/hardware/node_presets.hpp"
 
 #include "models/did_you_mean.hpp"
+#include "models/hardware/nvlink_domain.hpp"
 #include "sim/input_error.hpp"
 
 #include <fmt/format.h>
@@ -140,6 +141,55 @@ NodeSpec dgx_b200() {
   return node;
 }
 
+// A Grace CPU as a socket: 72 Arm Neoverse V2 cores and its LPDDR5X.
+CpuSocket grace() { return {"NVIDIA Grace", sim::gbytes_per_s(512)}; }
+
+// GH200 (one Grace Hopper superchip a node): the H100's NVLink-C2C to the Grace in place of
+// PCIe, and four 200G ports, each on a root port of its own, NODE from the GPU: NCCL reaches
+// them through the CPU and leaves GPUDirect RDMA off by default (NVIDIA/nccl#1579).
+NodeSpec gh200() {
+  NodeSpec node;
+  node.name = "gh200";
+  node.description = "1x GH200 (H100 + Grace over NVLink-C2C), 4x ConnectX-7 NDR200 200G";
+  node.sockets = {grace()};
+  NodeBuilder b(node);
+  const int numa = b.numa(0, 0, "0-71");
+  b.gpu("GH200", b.host_bridge(numa), kGen5x16);
+  node.gpus.back().c2c = sim::gbytes_per_s(450);
+  for (int n = 0; n < 4; ++n) {
+    b.nic(connectx(fmt::format("mlx5_{}", n), "ConnectX-7", b.host_bridge(numa), kGen5x16,
+                   sim::gbps(200), NicRole::kCompute));
+  }
+  return node;
+}
+
+// A GB200 compute tray: two Grace Blackwell superchips (a Grace and two B200 over NVLink-C2C
+// each), the two Graces bridged by NVLink-C2C, and four ConnectX-7 400G, two on each Grace's
+// root ports (NODE from its GPUs, as the GB200 topology of Mellanox/ngc_multinode_perf#129
+// shows). Every GPU's 18 NVLink 5 links go to the rack's NVLink switch trays.
+NodeSpec gb200_tray() {
+  NodeSpec node;
+  node.name = "gb200-tray";
+  node.sockets = {grace(), grace()};
+  node.inter_socket = sim::gbytes_per_s(450);
+  node.nvlink = {NvlinkKind::kSwitch, 18, sim::gbytes_per_s(50), 18, {}};
+  node.nvlink.efficiency = 40.1 / 50.0;  // NCCL's SM100 rate, as dgx-b200
+  NodeBuilder b(node);
+  for (int c = 0; c < 2; ++c) {
+    const int numa = b.numa(c, c, fmt::format("{}-{}", 72 * c, 72 * c + 71));
+    const PcieParent c2c = b.host_bridge(numa);
+    for (int g = 0; g < 2; ++g) {
+      b.gpu("GB200", c2c, kGen5x16);
+      node.gpus.back().c2c = sim::gbytes_per_s(450);
+    }
+    for (int n = 0; n < 2; ++n) {
+      b.nic(connectx(fmt::format("mlx5_{}", 2 * c + n), "ConnectX-7", b.host_bridge(numa), kGen5x16,
+                     sim::gbps(400), NicRole::kCompute));
+    }
+  }
+  return node;
+}
+
 // DGX A100: 2 x EPYC 7742 in NPS4 (8 NUMA nodes); four Gen4 switch complexes, each a top
 // switch over four lower ones holding GPU a, GPU b and their two CX-6 HDR NICs (all PXB to each
 // other); two dual-port storage CX-6 on NUMA nodes without GPUs.
@@ -224,6 +274,13 @@ constexpr Preset kPresets[] = {
     {"dgx-h100", [] { return dgx_h100("dgx-h100", "H100-SXM5-80GB"); }},
     {"hgx-h200", [] { return dgx_h100("hgx-h200", "H200-SXM-141GB"); }},
     {"dgx-b200", dgx_b200},
+    {"gh200", gh200},
+    {"gb200-nvl72",
+     [] {
+       return nvlink_domain(gb200_tray(), 18, "gb200-nvl72",
+                            "GB200 NVL72 rack: 18 trays of 4 B200 and 2 Grace, 4x ConnectX-7 NDR "
+                            "400G a tray, one NVLink 5 domain of 72 GPUs");
+     }},
     {"a100-pcie-nvlink-bridge", a100_pcie_nvlink_bridge},
 };
 

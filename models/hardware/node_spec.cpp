@@ -11,6 +11,16 @@ std::string pcie_parent_name(PcieParent parent) {
          std::to_string(parent.index);
 }
 
+sim::Bandwidth gpu_host_rate(const NodeSpec& node, int gpu) {
+  const Gpu& g = node.gpus.at(static_cast<std::size_t>(gpu));
+  return g.c2c ? *g.c2c : pcie_effective_bandwidth(g.link, node.pcie_efficiency);
+}
+
+int tray_of_socket(const NodeSpec& node, int socket) {
+  const auto sockets_per_tray = static_cast<int>(node.sockets.size()) / node.trays;
+  return socket / std::max(1, sockets_per_tray);
+}
+
 std::vector<int> compute_nic_indices(const NodeSpec& node) {
   std::vector<int> indices;
   for (std::size_t i = 0; i < node.nics.size(); ++i) {

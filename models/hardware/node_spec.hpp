@@ -51,6 +51,9 @@ struct Gpu {
   std::string model;
   PcieParent parent;
   PcieLink link;
+  // NVLink-C2C to the CPU of its parent host bridge (Grace Hopper, Grace Blackwell): the GPU
+  // reaches the host at this rate per direction, in place of `link`.
+  std::optional<sim::Bandwidth> c2c;
 };
 
 enum class Transport { kInfiniband, kRoce };
@@ -123,11 +126,23 @@ struct NodeSpec {
   // Effective / raw rate of every PCIe link of the node (TLP headers, DLLPs, DMA overheads). A
   // calibrated parameter; default kPcieEfficiency (pcie.hpp gives its source).
   double pcie_efficiency = kPcieEfficiency;
+  // Compute trays joined into this node's NVLink domain through NVLink switch trays (GB200
+  // NVL72: 18 trays of 4 GPUs), each with its own sockets, PCIe and NICs (nvlink_domain.hpp).
+  // NCCL runs such a domain as one node (NCCL_MNNVL_ENABLE): rings and NVLS over all its GPUs,
+  // the network only between domains. 1 for a server.
+  int trays = 1;
 };
 
 // A PCIe parent's name, as scenario files, link names and `railsim topo` give it: "hb0" (host
 // bridge 0), "sw2" (PCIe switch 2).
 std::string pcie_parent_name(PcieParent parent);
+
+// The rate a GPU reaches the host at per direction: its C2C link, else its PCIe link at the
+// node's PCIe efficiency.
+sim::Bandwidth gpu_host_rate(const NodeSpec& node, int gpu);
+
+// The tray socket `socket` belongs to: the node's sockets are its trays' in tray order.
+int tray_of_socket(const NodeSpec& node, int socket);
 
 // Indices into node.nics of the compute NICs, in node order: the order of the rails of an
 // aligned cabling, and the index a compute NIC goes by in System and Endpoint.

@@ -217,10 +217,13 @@ std::vector<Gpu> read_gpus(const JsonValue& list, std::size_t host_bridges, std:
   std::vector<Gpu> gpus;
   gpus.reserve(elements.size());
   for (const JsonValue& gpu : elements) {
-    gpu.expect_keys({"model", "parent", "link"});
+    gpu.expect_keys({"model", "parent", "link", "c2c"});
     gpus.push_back({gpu.at("model").as_string(),
                     read_parent(gpu.at("parent"), host_bridges, switches),
-                    read_pcie_link(gpu.at("link"))});
+                    read_pcie_link(gpu.at("link")), std::nullopt});
+    if (const auto c2c = gpu.find("c2c")) {
+      gpus.back().c2c = positive_rate(*c2c);
+    }
   }
   return gpus;
 }
@@ -433,7 +436,7 @@ void check_kept_sections(const JsonValue& node, const NodeSpec& preset, NodeSpec
 // "description", "inter_socket" (for one socket), "switches" and "nvlink".
 NodeSpec read_inline_node(const JsonValue& value) {
   value.expect_keys({"preset", "name", "description", "sockets", "inter_socket", "numa_nodes",
-                     "host_bridges", "switches", "gpus", "nics", "nvlink"});
+                     "host_bridges", "switches", "gpus", "nics", "nvlink", "trays"});
   const std::optional<JsonValue> preset_name = value.find("preset");
   const NodeSpec preset = preset_name ? preset_at(*preset_name) : NodeSpec{};
   NodeSpec node = preset;
@@ -475,6 +478,16 @@ NodeSpec read_inline_node(const JsonValue& value) {
   }
   if (const auto nvlink = value.find("nvlink")) {
     node.nvlink = read_nvlink(*nvlink, node.gpus.size());
+  }
+  if (const auto trays = value.find("trays")) {
+    node.trays = static_cast<int>(trays->as_integer(1, 1024));
+    if (node.sockets.size() % static_cast<std::size_t>(node.trays) != 0 ||
+        (node.trays > 1 && node.nvlink.kind != NvlinkKind::kSwitch)) {
+      throw trays->error(fmt::format(
+          "expected a number of trays that divides the {} sockets (each tray's in turn) and an "
+          "NVLink switch for their GPUs to share, got {}",
+          node.sockets.size(), node.trays));
+    }
   }
   if (preset_name) {
     check_kept_sections(value, preset, node);

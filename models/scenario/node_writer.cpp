@@ -101,12 +101,18 @@ nlohmann::ordered_json node_json(const NodeSpec& node) {
     j["gpus"].push_back(Json{{"model", gpu.model},
                              {"parent", pcie_parent_name(gpu.parent)},
                              {"link", link_json(gpu.link)}});
+    if (gpu.c2c) {
+      j["gpus"].back()["c2c"] = in_gbytes(*gpu.c2c);
+    }
   }
   j["nics"] = Json::array();
   for (const Nic& nic : node.nics) {
     j["nics"].push_back(nic_json(nic));
   }
   j["nvlink"] = nvlink_json(node.nvlink);
+  if (node.trays > 1) {
+    j["trays"] = node.trays;
+  }
   return j;
 }
 

@@ -9,6 +9,7 @@
 #include "models/fabric/fabric_sizing.hpp"
 #include "models/fabric/wire.hpp"
 #include "models/hardware/node_presets.hpp"
+#include "models/hardware/nvlink_domain.hpp"
 #include "models/hardware/pcie.hpp"
 #include "models/scenario/message_text.hpp"
 #include "models/scenario/node_file.hpp"
@@ -349,7 +350,14 @@ SystemFile read_system(const JsonValue& root) {
   if (out.name.empty()) {
     out.name = spec.node.name;
   }
-  spec.nodes = static_cast<int>(system.at("nodes").as_integer(1, kMaxNodes));
+  // Counted in compute trays where the node is an NVLink domain of several (nvlink_domain.hpp).
+  const JsonValue nodes = system.at("nodes");
+  const auto trays = static_cast<int>(nodes.as_integer(spec.node.trays, kMaxNodes));
+  try {
+    spec.nodes = domains_for_trays(spec.node, trays);
+  } catch (const sim::InputError& e) {
+    throw nodes.error(e.what());
+  }
   if (const auto fabric = system.find("fabric")) {
     read_fabric(*fabric, spec);
     const auto rails = static_cast<int>(compute_nic_indices(spec.node).size());

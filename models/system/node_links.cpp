@@ -95,9 +95,9 @@ NodeLinks build_node_links(SystemLinks& links, int n, const NodeSpec& node) {
                      fmt::format("n{}.sw{}", n, s), parent_name(n, sw.parent)));
   }
   for (std::size_t g = 0; g < node.gpus.size(); ++g) {
-    node_links.gpus.push_back(
-        links.attach(pcie_effective_bandwidth(node.gpus[g].link, node.pcie_efficiency),
-                     fmt::format("n{}.gpu{}", n, g), parent_name(n, node.gpus[g].parent)));
+    node_links.gpus.push_back(links.attach(gpu_host_rate(node, static_cast<int>(g)),
+                                           fmt::format("n{}.gpu{}", n, g),
+                                           parent_name(n, node.gpus[g].parent)));
   }
   for (const Nic& nic : node.nics) {
     node_links.nics.push_back(links.attach(pcie_effective_bandwidth(nic.link, node.pcie_efficiency),
@@ -108,7 +108,9 @@ NodeLinks build_node_links(SystemLinks& links, int n, const NodeSpec& node) {
     node_links.memory.push_back(links.add(node.sockets[s].memory_bandwidth, sim::Duration::zero(),
                                           fmt::format("n{}.mem{}", n, s), LinkRole::kMemory));
     for (std::size_t t = 0; t < node.sockets.size(); ++t) {
-      if (s != t) {
+      // The sockets of one tray are linked; those of different trays share no link.
+      if (s != t &&
+          tray_of_socket(node, static_cast<int>(s)) == tray_of_socket(node, static_cast<int>(t))) {
         node_links.socket_links[{static_cast<int>(s), static_cast<int>(t)}] = links.add(
             node.inter_socket, sim::Duration::zero(), fmt::format("n{}.cpu{}>cpu{}", n, s, t));
       }

@@ -6,6 +6,8 @@
 #include "sim/index.hpp"
 #include "sim/input_error.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <string>
 
@@ -150,9 +152,18 @@ void NodePathBuilder::down_from_bridge(int n, const Element& e) {
 }
 
 void NodePathBuilder::cross_sockets(int n, int from, int to) {
-  if (from != to) {
-    path_.push_back(m_.nodes[at(n)].socket_links.at({from, to}));
+  if (from == to) {
+    return;
   }
+  const auto& links = m_.nodes[at(n)].socket_links;
+  const auto link = links.find({from, to});
+  if (link == links.end()) {
+    throw sim::InputError(fmt::format(
+        "node {}: CPUs {} and {} are on different trays of its NVLink domain, which share no "
+        "link but NVLink (a GPU's NICs all down on its tray?)",
+        n, from, to));
+  }
+  path_.push_back(link->second);
 }
 
 void NodePathBuilder::bounce(int n, int socket_index) {

@@ -190,6 +190,29 @@ TEST(NodeFile, OutOfRangeValuesAreRejectedWhereWritten) {
   expect_error(node, "/system/node/gpus", "expected at least one GPU");
 }
 
+TEST(NodeFile, TraysMakeOneNvlinkDomainThatNodesCountInTrays) {
+  // small_node as two trays of one socket each, its GPUs on one NVLink switch: one domain, so
+  // "nodes": 2 is one node; a GPU's c2c link replaces its PCIe link to the host.
+  Json node = small_node();
+  node["trays"] = 2;
+  node["nvlink"] = Json::parse(
+      R"({"kind": "switch", "links_per_gpu": 18, "link_rate": "50GB/s", "switch_count": 2})");
+  node["gpus"][0]["c2c"] = "450GB/s";
+  const SystemFile file = read_node_in_system(node);
+  EXPECT_EQ(file.system.nodes, 1);
+  EXPECT_EQ(file.system.node.trays, 2);
+  EXPECT_DOUBLE_EQ(gpu_host_rate(file.system.node, 0).bytes_per_s, 450e9);
+  node["trays"] = 3;
+  expect_error(node, "/system/node/trays",
+               "expected a number of trays that divides the 2 sockets (each tray's in turn) and an "
+               "NVLink switch for their GPUs to share, got 3");
+  node = small_node();
+  node["trays"] = 2;
+  expect_error(node, "/system/node/trays",
+               "expected a number of trays that divides the 2 sockets (each tray's in turn) and an "
+               "NVLink switch for their GPUs to share, got 2");
+}
+
 TEST(NodeFile, DanglingReferencesPointAtTheReference) {
   Json node = small_node();
   node["gpus"][1]["parent"] = "sw9";
@@ -316,9 +339,10 @@ TEST(NodeFile, APresetsKeptSectionsMustFitTheReplacedOnes) {
       node, "/system/node/numa_nodes",
       R"(the preset's host bridge hb0 is on NUMA node 3, which this list lacks (replace "host_bridges" too))");
   node = Json::parse(R"({"preset": "dgx-h10"})");
-  expect_error(node, "/system/node/preset",
-               "unknown node preset 'dgx-h10' (did you mean 'dgx-h100'?); known presets: "
-               "dgx-a100, dgx-h100, hgx-h200, dgx-b200, a100-pcie-nvlink-bridge");
+  expect_error(
+      node, "/system/node/preset",
+      "unknown node preset 'dgx-h10' (did you mean 'dgx-h100'?); known presets: "
+      "dgx-a100, dgx-h100, hgx-h200, dgx-b200, gh200, gb200-nvl72, a100-pcie-nvlink-bridge");
 }
 
 }  // namespace

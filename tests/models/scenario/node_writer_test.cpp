@@ -56,7 +56,12 @@ TEST_P(NodeWriterRoundTrip, ReadingTheWrittenPresetKeepsModelsRatesAndRoles) {
   for (std::size_t g = 0; g < preset.gpus.size(); ++g) {
     EXPECT_EQ(read.gpus[g].model, preset.gpus[g].model);
     EXPECT_EQ(read.gpus[g].link, preset.gpus[g].link);
+    EXPECT_EQ(read.gpus[g].c2c.has_value(), preset.gpus[g].c2c.has_value());
+    if (preset.gpus[g].c2c) {
+      EXPECT_DOUBLE_EQ(read.gpus[g].c2c->bytes_per_s, preset.gpus[g].c2c->bytes_per_s);
+    }
   }
+  EXPECT_EQ(read.trays, preset.trays);
   ASSERT_EQ(read.nics.size(), preset.nics.size());
   for (std::size_t n = 0; n < preset.nics.size(); ++n) {
     SCOPED_TRACE(preset.nics[n].name);
