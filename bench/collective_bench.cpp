@@ -2,10 +2,10 @@
 // One collective at cluster scale: an 8 GiB ring AllReduce (Simple protocol, NCCL's channel
 // count, pipelined execution) over every GPU of 16, 128, 1024 and 4096 dgx-h100 nodes (128 to
 // 32,768 GPUs); a 1 GiB Tree and NVLS Tree AllReduce over 16, 128 and 1024; a 1 GiB PAT AllGather
-// over one GPU of each of 16, 128 and 1024 nodes; a 1 GiB AllToAll over 16 to 128 nodes. Times
-// building the System and running the collective separately, and reports the simulated bus
-// bandwidth and the process's peak memory (VmHWM). docs/performance.md has the fabric of each size
-// and the commands.
+// over one GPU of each of 16, 128 and 1024 nodes; a 1 GiB AllToAll over 16 to 128 nodes; the
+// 8 GiB AllReduce NCCL's tuner picks on 1 and 20 GB200 NVL72 racks. Times building the System and
+// running the collective separately, and reports the simulated bus bandwidth and the process's peak
+// memory (VmHWM). docs/performance.md has the fabric of each size and the commands.
 #include "bench/leaf_spine.hpp"
 
 #include "models/collective/collective_run.hpp"
@@ -32,33 +32,11 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// One call of `op` of `size` (`algorithm` and the Simple protocol, or with neither what NCCL's
-// tuner picks; NCCL's channel count; pipelined execution) over every GPU of state.range(0)
-// dgx-h100 nodes, or over one GPU of each with `one_gpu_per_node`, once per run (registered with
-// one iteration), so the counters are that iteration's.
-void run_call(benchmark::State& state,
-              models::CollectiveOp op,
-              std::optional<models::Algorithm> algorithm,
-              sim::Bytes size,
-              bool one_gpu_per_node = false) {
-  const auto nodes = static_cast<int>(state.range(0));
-  models::SystemSpec spec;
-  spec.node = models::node_preset("dgx-h100");
-  spec.nodes = nodes;
-  // The fabric a user gets from the preset: grown by the QM9700's radix, three tiers past 256.
-  spec.fabric = models::fabric_preset("superpod-h100");
-  const int gpus_per_node = one_gpu_per_node ? 1 : static_cast<int>(spec.node.gpus.size());
-
-  models::CollectiveRequest request;
-  request.op = op;
-  request.size = size;
-  request.comm = {nodes, gpus_per_node};
-  request.algorithm = algorithm;
-  if (algorithm) {
-    request.protocol = models::Protocol::kSimple;
-  }
-  request.execution = models::Execution::kPipelined;  // channels unset: NCCL's default count
-
+// `request` on a System of `spec`, built and run once per run (registered with one iteration),
+// so the counters are that iteration's.
+void run_on(benchmark::State& state,
+            const models::SystemSpec& spec,
+            const models::CollectiveRequest& request) {
   const double rss_before = proc_status_mib("VmRSS:");
   double build_s = 0.0;
   double run_s = 0.0;
@@ -83,7 +61,7 @@ void run_call(benchmark::State& state,
     simulator.reset();
     state.ResumeTiming();
   }
-  state.counters["gpus"] = nodes * gpus_per_node;
+  state.counters["gpus"] = request.comm.ranks();
   state.counters["channels"] = result.channels;
   state.counters["build_s"] = build_s;
   state.counters["run_s"] = run_s;
@@ -91,6 +69,34 @@ void run_call(benchmark::State& state,
   state.counters["events"] = static_cast<double>(events);
   state.counters["rss_before_MiB"] = rss_before;
   state.counters["peak_rss_MiB"] = proc_status_mib("VmHWM:");
+}
+
+// One call of `op` of `size` (`algorithm` and the Simple protocol, or with neither what NCCL's
+// tuner picks; NCCL's channel count; pipelined execution) over every GPU of state.range(0)
+// dgx-h100 nodes, or over one GPU of each with `one_gpu_per_node`.
+void run_call(benchmark::State& state,
+              models::CollectiveOp op,
+              std::optional<models::Algorithm> algorithm,
+              sim::Bytes size,
+              bool one_gpu_per_node = false) {
+  const auto nodes = static_cast<int>(state.range(0));
+  models::SystemSpec spec;
+  spec.node = models::node_preset("dgx-h100");
+  spec.nodes = nodes;
+  // The fabric a user gets from the preset: grown by the QM9700's radix, three tiers past 256.
+  spec.fabric = models::fabric_preset("superpod-h100");
+  const int gpus_per_node = one_gpu_per_node ? 1 : static_cast<int>(spec.node.gpus.size());
+
+  models::CollectiveRequest request;
+  request.op = op;
+  request.size = size;
+  request.comm = {nodes, gpus_per_node};
+  request.algorithm = algorithm;
+  if (algorithm) {
+    request.protocol = models::Protocol::kSimple;
+  }
+  request.execution = models::Execution::kPipelined;  // channels unset: NCCL's default count
+  run_on(state, spec, request);
 }
 
 // NOLINTNEXTLINE(readability-identifier-naming): Google Benchmark's BM_ naming.
@@ -174,6 +180,27 @@ BENCHMARK(BM_AutoReduceScatter)->Apply(large_clusters);
 BENCHMARK(BM_TreeAllReduce)->Apply(up_to_1024_nodes);
 BENCHMARK(BM_NvlsTreeAllReduce)->Apply(up_to_1024_nodes);
 BENCHMARK(BM_PatAllGather)->Apply(up_to_1024_nodes);
+
+// The 8 GiB AllReduce NCCL's tuner picks on state.range(0) GB200 NVL72 racks (72 GPUs a node,
+// NCCL's MNNVL view), with the execution railsim picks: issue 22's 20 racks.
+// NOLINTNEXTLINE(readability-identifier-naming): Google Benchmark's BM_ naming.
+void BM_Nvl72AllReduce(benchmark::State& state) {
+  models::SystemSpec spec;
+  spec.node = models::node_preset("gb200-nvl72");
+  spec.nodes = static_cast<int>(state.range(0));
+  models::CollectiveRequest request;
+  request.op = models::CollectiveOp::kAllReduce;
+  request.size = sim::gib(8);
+  request.comm = {spec.nodes, static_cast<int>(spec.node.gpus.size())};
+  run_on(state, spec, request);
+}
+
+BENCHMARK(BM_Nvl72AllReduce)
+    ->ArgName("racks")
+    ->Arg(1)
+    ->Arg(20)
+    ->Iterations(1)
+    ->Unit(benchmark::kSecond);
 BENCHMARK(BM_AllToAll)
     ->ArgName("nodes")
     ->Arg(16)

@@ -81,6 +81,10 @@ std::vector<sim::Duration> ChannelTiming::channel_times(const std::vector<sim::D
     shared = recurrence_seconds(c, floor[c], false) >
              (1.0 + kSliceSharingTolerance) * sim::to_seconds(bound);
   }
+  // A sharing run costs more than its plan's transfers where many connections contest a link;
+  // past kSliceSharingWorkLimit the recurrence at the floor, which sharing only improves on,
+  // stands for it.
+  shared = shared && sharing_->work() <= kSliceSharingWorkLimit;
   std::vector<double> seconds(channels, 0.0);
   if (shared) {
     seconds = shared_seconds(floor);

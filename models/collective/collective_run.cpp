@@ -499,7 +499,9 @@ std::unique_ptr<CollectiveCall> start_collective(const System& system,
     }
     case Algorithm::kNvls: {
       const NvlsPlan plan = make_nvls_plan(request.op, request.size, comm.ranks(), channels);
-      chosen.execution = execution_for(request, plan.transfer_count());
+      // Each NVLS transfer is a switch operation with a flow on every GPU's port: chunk-accurate
+      // work grows with transfers times ranks (72 on an NVL72 domain).
+      chosen.execution = execution_for(request, plan.transfer_count() * comm.ranks());
       const NvlsTiming timing{
           from_us(hop_latency_us(HopKind::kNvlink, algorithm, protocol)) +
               request.calibration.step(protocol),

@@ -104,6 +104,7 @@ void SliceSharing::prepare() {
     out.first_slot = static_cast<std::uint32_t>(slots_);
     slots_ += out.inputs.size();
     count_own(c, true);
+    double rerated = 0.0;  // the most connections one transfer's start or drain re-rates
     for (const SharingRoute& route : c.routes) {
       RAILSIM_ASSERT(!route.lanes.empty(), "a route has a lane");
       Route& into = out.routes.emplace_back();
@@ -121,6 +122,7 @@ void SliceSharing::prepare() {
           contested.emplace_back(link, lanes);
         }
       }
+      double crossers = 0.0;
       for (const auto& [link, lanes] : contested) {
         const double capacity = link_capacity_[link];
         if (capacity / most[link] >= into.lane_share) {
@@ -131,8 +133,11 @@ void SliceSharing::prepare() {
           shared_capacity_.push_back(capacity);
         }
         into.shared.push_back({static_cast<std::uint32_t>(shared_index[link]), lanes});
+        crossers += most[link];
       }
+      rerated = std::max(rerated, crossers);
     }
+    work_ += static_cast<double>(c.transfers) * (1.0 + rerated);
     count_own(c, false);
   }
   users_.resize(connections_.size());
@@ -147,6 +152,13 @@ void SliceSharing::prepare() {
   kept_.clear();
   link_capacity_ = {};
   prepared_ = true;
+}
+
+double SliceSharing::work() {
+  if (!prepared_) {
+    prepare();
+  }
+  return work_;
 }
 
 struct SliceSharing::Run {

@@ -60,6 +60,14 @@ inline constexpr std::int64_t kSliceSharingLimit = 20'000'000;
 // their time.
 inline constexpr double kSliceSharingTolerance = 0.005;
 
+// A sharing run re-rates the connections that contest a link each time one of them starts or
+// drains a transfer: cost grows with transfers times contenders, not transfers alone (a GB200
+// NVL72 NVLS Tree over 20 racks: 72 heads a node, 70 CPU-s). Past this many re-rates (work()),
+// about half a second, the channels' timing takes the recurrence at the floor instead, which is
+// never faster than sharing: on the rings and trees of dgx-h100 that crossed it the two agree
+// to the printed digit, on 20 NVL72 racks the recurrence is 2% slower (docs/performance.md).
+inline constexpr double kSliceSharingWorkLimit = 5e7;
+
 struct SharingRoute {
   std::vector<std::vector<sim::LinkId>> lanes;  // at least one; the bytes split evenly
   double delay_s = 0.0;                         // drained -> held by the receiver
@@ -102,6 +110,11 @@ class SliceSharing {
 
   std::size_t connection_count() const { return connection_count_; }
 
+  // What a sharing run costs, in re-rated connections: each connection's transfers times the
+  // lanes that can cross its route's contested links (each of its starts and drains re-rates
+  // them). Prepares the sharing if it was not.
+  double work();
+
  private:
   // Builds connections_, shared_capacity_ and users_ from the kept connections.
   void prepare();
@@ -134,6 +147,7 @@ class SliceSharing {
   std::vector<double> link_capacity_;    // per link, wire B/s, as constructed; until prepare()
   std::size_t connection_count_ = 0;
   bool prepared_ = false;
+  double work_ = 0.0;
 
   std::vector<Connection> connections_;
   std::vector<double> shared_capacity_;  // per shared link, wire B/s
