@@ -92,18 +92,25 @@ int nic_in_round(const std::vector<int>& nics, int round) {
 }
 
 GpuNicSets gpu_nics(const System& system, int node, int gpus) {
-  return choose_nics(system, node, gpus, std::vector<bool>(system.compute_nics().size(), true));
+  std::vector<bool> allowed(system.compute_nics().size());
+  for (std::size_t i = 0; i < allowed.size(); ++i) {
+    allowed[i] = system.nccl_may_use(static_cast<int>(i));
+  }
+  return choose_nics(system, node, gpus, allowed);
 }
 
 GpuNicSets gpu_nics_on(const System& system, int node, int gpus) {
   std::vector<bool> up(system.compute_nics().size());
   for (std::size_t i = 0; i < up.size(); ++i) {
-    up[i] = system.nic_port_up(node, static_cast<int>(i));
+    up[i] =
+        system.nic_port_up(node, static_cast<int>(i)) && system.nccl_may_use(static_cast<int>(i));
   }
   GpuNicSets chosen = choose_nics(system, node, gpus, up);
   if (chosen.empty()) {
     throw sim::InputError(fmt::format(
-        "node {} has no compute NIC whose port is up: its GPUs cannot reach the network", node));
+        "node {} has no compute NIC whose port is up (and NCCL_IB_HCA allows): its GPUs cannot "
+        "reach the network",
+        node));
   }
   return chosen;
 }

@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+
 namespace railsim::models {
 namespace {
 
@@ -32,8 +34,12 @@ class NodeBuilder {
     return {PcieParent::Kind::kSwitch, static_cast<int>(node_.switches.size() - 1)};
   }
 
-  void gpu(std::string model, PcieParent parent, PcieLink link) {
-    node_.gpus.push_back({std::move(model), parent, link});
+  // `c2c`: the GPU reaches the host over NVLink-C2C at this rate instead of `link`.
+  void gpu(std::string model,
+           PcieParent parent,
+           PcieLink link,
+           std::optional<sim::Bandwidth> c2c = std::nullopt) {
+    node_.gpus.push_back({std::move(model), parent, link, c2c});
   }
 
   void nic(Nic nic) { node_.nics.push_back(std::move(nic)); }
@@ -154,8 +160,7 @@ NodeSpec gh200() {
   node.sockets = {grace()};
   NodeBuilder b(node);
   const int numa = b.numa(0, 0, "0-71");
-  b.gpu("GH200", b.host_bridge(numa), kGen5x16);
-  node.gpus.back().c2c = sim::gbytes_per_s(450);
+  b.gpu("GH200", b.host_bridge(numa), kGen5x16, sim::gbytes_per_s(450));
   for (int n = 0; n < 4; ++n) {
     b.nic(connectx(fmt::format("mlx5_{}", n), "ConnectX-7", b.host_bridge(numa), kGen5x16,
                    sim::gbps(200), NicRole::kCompute));
@@ -179,8 +184,7 @@ NodeSpec gb200_tray() {
     const int numa = b.numa(c, c, fmt::format("{}-{}", 72 * c, 72 * c + 71));
     const PcieParent c2c = b.host_bridge(numa);
     for (int g = 0; g < 2; ++g) {
-      b.gpu("GB200", c2c, kGen5x16);
-      node.gpus.back().c2c = sim::gbytes_per_s(450);
+      b.gpu("GB200", c2c, kGen5x16, sim::gbytes_per_s(450));
     }
     for (int n = 0; n < 2; ++n) {
       b.nic(connectx(fmt::format("mlx5_{}", 2 * c + n), "ConnectX-7", b.host_bridge(numa), kGen5x16,

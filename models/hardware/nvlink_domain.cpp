@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <utility>
 
 namespace railsim::models {
@@ -75,6 +76,14 @@ int domains_for_trays(const NodeSpec& node, int count) {
         count, node.name, node.trays, node.trays));
   }
   return count / node.trays;
+}
+
+std::string_view tray_device_name(std::string_view name) {
+  const std::size_t dash = name.find('-');
+  const bool tray = name.starts_with('t') && dash != std::string_view::npos && dash > 1 &&
+                    std::all_of(name.begin() + 1, name.begin() + static_cast<std::ptrdiff_t>(dash),
+                                [](char c) { return c >= '0' && c <= '9'; });
+  return tray ? name.substr(dash + 1) : name;
 }
 
 }  // namespace railsim::models

@@ -12,6 +12,7 @@
 #include "models/hardware/node_spec.hpp"
 
 #include <string>
+#include <string_view>
 
 namespace railsim::models {
 
@@ -24,5 +25,8 @@ NodeSpec nvlink_domain(const NodeSpec& tray, int trays, std::string name, std::s
 // gb200-nvl72 is one rack. Throws sim::InputError, naming the domain, unless node.trays divides
 // `count`.
 int domains_for_trays(const NodeSpec& node, int count);
+
+// A device's name as its tray's system knows it: without the "t<tray>-" the domain put in front.
+std::string_view tray_device_name(std::string_view name);
 
 }  // namespace railsim::models

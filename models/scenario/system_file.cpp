@@ -344,7 +344,7 @@ SystemFile read_system(const JsonValue& root) {
     description->as_string();
   }
   const JsonValue system = root.at("system");
-  system.expect_keys({"node", "nodes", "fabric", "gdr_level", "gdr_off_nodes", "faults"});
+  system.expect_keys({"node", "nodes", "fabric", "gdr_level", "gdr_off_nodes", "ib_hca", "faults"});
   SystemSpec& spec = out.system;
   spec.node = read_node(system.at("node"));
   if (out.name.empty()) {
@@ -380,6 +380,14 @@ SystemFile read_system(const JsonValue& root) {
                                             {"PHB", PathClass::kPhb},
                                             {"NODE", PathClass::kNode},
                                             {"SYS", PathClass::kSys}});
+  }
+  if (const auto v = system.find("ib_hca")) {
+    try {
+      spec.ib_hca = parse_ib_hca(v->as_string());
+      check_ib_hca(*spec.ib_hca, spec.node);
+    } catch (const sim::InputError& e) {
+      throw v->error(e.what());
+    }
   }
   if (const auto v = system.find("gdr_off_nodes")) {
     for (const JsonValue& node : v->elements()) {

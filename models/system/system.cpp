@@ -74,6 +74,9 @@ System::System(SystemSpec spec, sim::FlowNetwork& network, const std::function<v
   for (const auto& [n, variant] : spec_.node_variants) {
     check_variant(design, spec_.nodes, n, variant);
   }
+  if (spec_.ib_hca) {
+    check_ib_hca(*spec_.ib_hca, design);
+  }
   SystemLinks& m = *links_;
   m.built.assign(at(spec_.nodes), spec_.built_nodes.empty());
   for (const int n : spec_.built_nodes) {
@@ -166,6 +169,11 @@ bool System::is_link_down(sim::LinkId link) const {
 bool System::nic_port_up(int node, int compute_nic) const {
   const auto& port = links_->links_of(node).ports.at(at(compute_nic));
   return !is_link_down(port.up) && !is_link_down(port.down);
+}
+
+bool System::nccl_may_use(int compute_nic) const {
+  return !spec_.ib_hca ||
+         ib_hca_allows(*spec_.ib_hca, spec_.node.nics.at(at(compute_nics_.at(at(compute_nic)))));
 }
 
 int System::nearest_compute_nic(int node, int gpu) const {

@@ -31,12 +31,14 @@
 #include "models/fabric/fabric_spec.hpp"
 #include "models/hardware/node_spec.hpp"
 #include "models/hardware/path_class.hpp"
+#include "models/system/ib_hca.hpp"
 #include "sim/flow_network.hpp"
 
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -55,6 +57,9 @@ struct SystemSpec {
   // host memory (NCCL_P2P_LEVEL's default PXB, nccl:src/graph/paths.cc).
   PathClass p2p_level = PathClass::kPxb;
   std::vector<int> gdr_off_nodes;  // nodes on which GPUDirect RDMA is disabled
+  // NCCL_IB_HCA: the compute NICs NCCL may use (all when absent), matched by the name each
+  // tray's system gives them (ib_hca.hpp).
+  std::optional<IbHcaFilter> ib_hca;
   // Nodes built from another server description than `node`, by node index: a what-if such as
   // a NIC in a slot of the other socket. Each keeps `node`'s GPUs, NVLink and compute NICs (the
   // same names in the same order); its PCIe tree and NUMA layout may differ.
@@ -140,6 +145,9 @@ class System {
   // Whether both directions of compute NIC `compute_nic`'s port on `node` are in service: NCCL
   // leaves a NIC whose port is down out of its topology.
   bool nic_port_up(int node, int compute_nic) const;
+
+  // Whether NCCL_IB_HCA (SystemSpec::ib_hca) lets NCCL use compute NIC `compute_nic`.
+  bool nccl_may_use(int compute_nic) const;
 
   // The compute NIC closest to a GPU of `node` over PCIe (the lowest index among equals): the
   // one NCCL and `ib_write_bw --use_cuda` would pick for it.

@@ -10,6 +10,7 @@
 #include "tools/collective/size_series.hpp"
 #include "tools/command.hpp"
 #include "tools/gdr_level_option.hpp"
+#include "tools/ib_hca_option.hpp"
 #include "tools/max_memory_option.hpp"
 #include "tools/nodes_option.hpp"
 #include "tools/progress_bar.hpp"
@@ -63,6 +64,7 @@ struct CollectiveOptions {
   std::string oversub;
   std::string routing;
   std::optional<models::PathClass> gdr_level;  // --gdr-level
+  std::optional<models::IbHcaFilter> ib_hca;   // --ib-hca
   OutputFormat format = OutputFormat::kText;
   TraceOptions trace;
   std::string profile_path;
@@ -157,6 +159,7 @@ std::optional<CollectiveOptions> parse_options(const std::vector<std::string>& a
       "profile", po::value(&o.profile_path),
       "a calibration profile (railsim calibrate -o): its parameters, with a one-sigma band");
   add_gdr_level_option(options, o.gdr_level);
+  add_ib_hca_option(options, o.ib_hca);
   add_trace_options(options, o.trace);
   add_max_memory_option(options, o.limit);
   add_quiet_option(options, o.quiet);
@@ -187,9 +190,10 @@ std::optional<CollectiveOptions> parse_options(const std::vector<std::string>& a
   return o;
 }
 
-// --nodes, --rail, --oversub, --routing and --gdr-level on the system.
+// --nodes, --rail, --oversub, --routing, --gdr-level and --ib-hca on the system.
 void apply_overrides(const CollectiveOptions& o, models::SystemSpec& spec) {
   apply_gdr_level_option(o.gdr_level, spec);
+  apply_ib_hca_option(o.ib_hca, spec);
   if (!o.rail.empty()) {
     spec.fabric.rails = parse_named("--rail", o.rail, kRailChoices);
   }

@@ -6,6 +6,7 @@
 #include "tools/collective/size_series.hpp"
 #include "tools/command.hpp"
 #include "tools/gdr_level_option.hpp"
+#include "tools/ib_hca_option.hpp"
 #include "tools/max_memory_option.hpp"
 #include "tools/progress_bar.hpp"
 
@@ -27,6 +28,7 @@ struct ScenarioRunOptions {
   TraceOptions trace;
   std::string profile_path;
   std::optional<models::PathClass> gdr_level;  // --gdr-level, over the scenario's
+  std::optional<models::IbHcaFilter> ib_hca;   // --ib-hca, over the scenario's
   models::WorkLimit limit;                     // --max-memory
   bool quiet = false;                          // no progress line
 };
@@ -47,6 +49,7 @@ std::optional<ScenarioRunOptions> parse_options(const std::vector<std::string>& 
       "profile", po::value(&o.profile_path),
       "a calibration profile (railsim calibrate -o): its parameters, with a one-sigma band");
   add_gdr_level_option(options, o.gdr_level);
+  add_ib_hca_option(options, o.ib_hca);
   add_trace_options(options, o.trace);
   add_max_memory_option(options, o.limit);
   add_quiet_option(options, o.quiet);
@@ -65,6 +68,7 @@ int run(const ScenarioRunOptions& o, std::ostream& out) {
   check_output_file(o.trace.path, "--trace", {o.path, o.profile_path});
   models::scenario::ScenarioFile scenario = models::scenario::load_scenario_file(o.path);
   apply_gdr_level_option(o.gdr_level, scenario.system.system);
+  apply_ib_hca_option(o.ib_hca, scenario.system.system);
   const models::scenario::CollectiveWorkload workload = workload_of(scenario, o.path);
   check_series_memory(scenario.system, workload, o.limit, o.path);
   TraceOptions trace = o.trace;

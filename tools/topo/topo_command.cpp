@@ -61,8 +61,14 @@ constexpr std::array<Choice<OutputFormat>, 3> kFormats = {
     {{"text", OutputFormat::kText}, {"json", OutputFormat::kJson}, {"dot", OutputFormat::kDot}}};
 
 void print_text(const models::NodeSpec& node, const models::TopoMatrix& m, std::ostream& out) {
-  fmt::print(out, "{}: {}\n\n{}", node.name, node.description,
-             calibrate::parse::nvidia_smi_topo_text(m));
+  fmt::print(out, "{}: {}\n", node.name, node.description);
+  if (node.trays > 1) {
+    fmt::print(out,
+               "NVLink domain: {} trays of {} GPUs, one node to NCCL (MNNVL); --nodes counts "
+               "trays\n",
+               node.trays, node.gpus.size() / static_cast<std::size_t>(node.trays));
+  }
+  fmt::print(out, "\n{}", calibrate::parse::nvidia_smi_topo_text(m));
 }
 
 nlohmann::ordered_json matrix_json(const models::NodeSpec& node, const models::TopoMatrix& m) {
@@ -141,7 +147,12 @@ void print_fabric_text(const models::SystemSpec& spec,
                        std::ostream& out) {
   const models::FabricSpec& fabric = spec.fabric;
   const bool three_tiers = s.tiers == 3;
-  fmt::print(out, "\nFabric: {} nodes on a {}, {} rails, {}, MTU {}\n\n", s.nodes,
+  const std::string nodes =
+      spec.node.trays > 1
+          ? fmt::format("{} nodes ({} trays in NVLink domains of {})", s.nodes,
+                        s.nodes * spec.node.trays, spec.node.trays)
+          : fmt::format("{} nodes", s.nodes);
+  fmt::print(out, "\nFabric: {} on a {}, {} rails, {}, MTU {}\n\n", nodes,
              three_tiers ? "three-tier leaf/spine/core" : "two-tier leaf/spine",
              rail_mapping_key(fabric.rails), models::transport_name(fabric.transport), fabric.mtu);
   auto row = [&out](const char* label, const std::string& value) {

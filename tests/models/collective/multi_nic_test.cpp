@@ -196,5 +196,30 @@ TEST(MultiNic, TreesRunAsFastOnTwoPortsAsOnOne400gNic) {
   }
 }
 
+TEST(MultiNic, IbHcaKeepsAGpuToTheNicsItLists) {
+  // NCCL_IB_HCA naming only the first port of each GPU (dgx-h100's compute NICs, exactly): each
+  // GPU is back to one 200G port, 25 x 4096/4122 = 24.84 GB/s under two channels, below its
+  // Gen5 link: the 2 x 8 ring of TwoPortsPerGpuReachTheRingBoundOfOne400gNic at 8 x 24.84
+  // GB/s, 2 x 15/16 x 2^30 / 198.7e9 + 59 posts of 3 us + 8.4 us = 10.32 ms.
+  NodeSpec node = ports_per_gpu(2);
+  SystemSpec spec;
+  spec.node = node;
+  spec.nodes = 2;
+  spec.ib_hca = parse_ib_hca("=mlx5_0,mlx5_3,mlx5_4,mlx5_5,mlx5_6,mlx5_9,mlx5_10,mlx5_11");
+  sim::Simulator simulator;
+  sim::FlowNetwork network(simulator);
+  const System system(spec, network);
+  GpuNicSets expected;
+  for (int g = 0; g < 8; ++g) {
+    expected.push_back({g});
+  }
+  EXPECT_EQ(gpu_nics(system, 0, 8), expected);
+  const CollectiveResult r = run_collective(system, network, simulator, ring_all_reduce({2, 8}));
+  const double port_GBps = 25.0 * 4096.0 / 4122.0;
+  const double time =
+      2.0 * 15.0 / 16.0 * 1073741824.0 / (8.0 * port_GBps * 1e9) + 59 * 3e-6 + 8.4e-6;
+  EXPECT_NEAR(sim::to_seconds(r.time), time, 0.01 * time);
+}
+
 }  // namespace
 }  // namespace railsim::models
