@@ -244,6 +244,37 @@ void read_pcie_fault(const JsonValue& fault,
   }
 }
 
+// {"nvswitch": NODE, "chips_down": K}: K of the node's NVSwitch chips lost (a GB200 NVL72 switch
+// tray holds 2 of its 18). Each GPU has a link to every chip (NVL72's 18 links to 18 chips), so
+// each GPU's port keeps (chips - K) / chips of its rate, both directions: the port links scaled.
+void read_nvswitch_fault(const JsonValue& fault,
+                         const SystemSpec& system,
+                         std::vector<LinkFault>& out) {
+  fault.expect_keys({"nvswitch", "chips_down"});
+  const auto node = static_cast<int>(fault.at("nvswitch").as_integer(0, system.nodes - 1));
+  const NvlinkDomain& nvlink = system.node.nvlink;
+  if (nvlink.kind != NvlinkKind::kSwitch) {
+    throw fault.at("nvswitch")
+        .error(fmt::format("{} has no NVSwitch to lose chips of", system.node.name));
+  }
+  const JsonValue down = fault.at("chips_down");
+  const auto chips = static_cast<int>(down.as_integer(1, nvlink.switch_count));
+  if (chips == nvlink.switch_count) {
+    throw down.error(fmt::format(
+        "all {} chips down leaves the GPUs no NVLink, which NCCL does not run on; expected 1 "
+        "to {}",
+        chips, nvlink.switch_count - 1));
+  }
+  const double keep =
+      static_cast<double>(nvlink.switch_count - chips) / static_cast<double>(nvlink.switch_count);
+  for (std::size_t g = 0; g < system.node.gpus.size(); ++g) {
+    for (const std::string& name : {fmt::format("n{}.gpu{}>n{}.nvswitch", node, g, node),
+                                    fmt::format("n{}.nvswitch>n{}.gpu{}", node, node, g)}) {
+      out.push_back({name, keep, {}, false, fault.json_pointer(), std::nullopt});
+    }
+  }
+}
+
 // "from", "for", "every" and "times" of a timed fault.
 FaultSchedule read_schedule(const JsonValue& fault) {
   FaultSchedule schedule;
@@ -282,6 +313,10 @@ void read_fault(const JsonValue& fault,
                 std::vector<LinkFault>& out) {
   if (fault.contains("pcie")) {
     read_pcie_fault(fault, system, out);
+    return;
+  }
+  if (fault.contains("nvswitch")) {
+    read_nvswitch_fault(fault, system, out);
     return;
   }
   if (timed) {

@@ -7,6 +7,8 @@
 #include "models/collective/collective_run.hpp"
 #include "models/hardware/node_presets.hpp"
 #include "models/hardware/path_class.hpp"
+#include "models/scenario/json_reader.hpp"
+#include "models/scenario/system_file.hpp"
 #include "sim/input_error.hpp"
 
 #include <gtest/gtest.h>
@@ -118,6 +120,41 @@ TEST(Grace, Gh200PairRunsItsFourPortsWithGdrOnOrOff) {
     EXPECT_EQ(bed.system->uses_gdr(0, 0, 0), level == PathClass::kSys);
     const CollectiveResult r = bed.run(CollectiveOp::kAllReduce, sim::gib(4), Algorithm::kRing, 8);
     EXPECT_NEAR(r.busbw_GBps, expected, 0.01 * expected) << gdr_level_name(level);
+  }
+}
+
+TEST(NvlinkDomain, ASwitchTrayDownTakesTwoOfEachGpusEighteenLinks) {
+  // One rack with one of its 9 NVLink switch trays down: 2 of the 18 chips, so every GPU keeps
+  // 16 of its 18 links, 641.6 GB/s: the ring of RingAndNvlsOverOneRackMoveAtNvlink5Rates at
+  // that rate.
+  const scenario::SystemFile file =
+      scenario::read_system(scenario::parse_json(
+                                R"({"system": {"node": "gb200-nvl72", "nodes": 18,
+                         "faults": [{"nvswitch": 0, "chips_down": 2}]}})",
+                                "tray-down.json")
+                                .root());
+  sim::Simulator simulator;
+  sim::FlowNetwork network(simulator);
+  System system(file.system, network);
+  scenario::apply_faults(file, system, network);
+  CollectiveRequest request;
+  request.op = CollectiveOp::kAllReduce;
+  request.size = sim::gib(8);
+  request.comm = {1, 72};
+  request.algorithm = Algorithm::kRing;
+  request.protocol = Protocol::kSimple;
+  request.channels = 32;
+  const CollectiveResult r = run_collective(system, network, simulator, request);
+  const double expected = kB200PortGBps * 16.0 / 18.0;
+  EXPECT_NEAR(r.busbw_GBps, expected, 0.01 * expected);
+  // All 18 chips down leaves no NVLink; a node without an NVSwitch has no chips to lose.
+  for (const char* bad : {R"({"system": {"node": "gb200-nvl72", "nodes": 18,
+                                           "faults": [{"nvswitch": 0, "chips_down": 18}]}})",
+                          R"({"system": {"node": "gh200", "nodes": 2,
+                                           "faults": [{"nvswitch": 0, "chips_down": 1}]}})"}) {
+    EXPECT_THROW(scenario::read_system(scenario::parse_json(bad, "bad.json").root()),
+                 sim::InputError)
+        << bad;
   }
 }
 
