@@ -147,11 +147,10 @@ void print_fabric_text(const models::SystemSpec& spec,
                        std::ostream& out) {
   const models::FabricSpec& fabric = spec.fabric;
   const bool three_tiers = s.tiers == 3;
-  const std::string nodes =
-      spec.node.trays > 1
-          ? fmt::format("{} nodes ({} trays in NVLink domains of {})", s.nodes,
-                        s.nodes * spec.node.trays, spec.node.trays)
-          : fmt::format("{} nodes", s.nodes);
+  const std::string nodes = spec.node.trays > 1
+                                ? fmt::format("{} nodes ({} trays in NVLink domains of {})",
+                                              s.nodes, s.nodes * spec.node.trays, spec.node.trays)
+                                : fmt::format("{} nodes", s.nodes);
   fmt::print(out, "\nFabric: {} on a {}, {} rails, {}, MTU {}\n\n", nodes,
              three_tiers ? "three-tier leaf/spine/core" : "two-tier leaf/spine",
              rail_mapping_key(fabric.rails), models::transport_name(fabric.transport), fabric.mtu);
