@@ -75,7 +75,9 @@ struct Testbed {
   double sent_by(int nic) const {
     const NodeSpec& node = system->spec().node;
     const std::string prefix = fmt::format(
-        "n0.{}>", node.nics[static_cast<std::size_t>(system->compute_nics()[nic])].name);
+        "n0.{}>",
+        node.nics[static_cast<std::size_t>(system->compute_nics()[static_cast<std::size_t>(nic)])]
+            .name);
     for (std::size_t l = 0; l < network.link_count(); ++l) {
       const sim::LinkId id{static_cast<std::uint32_t>(l)};
       if (network.link(id).name.starts_with(prefix)) {

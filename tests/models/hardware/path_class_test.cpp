@@ -25,11 +25,11 @@ NodeSpec test_node() {
   node.host_bridges = {{0}, {0}, {1}};
   node.switches = {
       {{Kind::kHostBridge, 0}, {}}, {{Kind::kSwitch, 0}, {}}, {{Kind::kHostBridge, 1}, {}}};
-  node.gpus = {{"g", {Kind::kSwitch, 0}, {}},
-               {"g", {Kind::kSwitch, 1}, {}},
-               {"g", {Kind::kHostBridge, 0}, {}},
-               {"g", {Kind::kSwitch, 2}, {}},
-               {"g", {Kind::kHostBridge, 2}, {}}};
+  node.gpus = {{"g", {Kind::kSwitch, 0}, {}, std::nullopt},
+               {"g", {Kind::kSwitch, 1}, {}, std::nullopt},
+               {"g", {Kind::kHostBridge, 0}, {}, std::nullopt},
+               {"g", {Kind::kSwitch, 2}, {}, std::nullopt},
+               {"g", {Kind::kHostBridge, 2}, {}, std::nullopt}};
   Nic n;
   n.name = "mlx5_0";
   n.parent = {Kind::kSwitch, 0};
