@@ -147,6 +147,33 @@ NodeSpec dgx_b200() {
   return node;
 }
 
+// DGX B300: each GPU's ConnectX-8 SuperNIC sits on the GPU baseboard with a PCIe Gen6 switch of
+// its own, the GPU below it (PIX), its 800G as two 400G ports, one on each plane of a two-plane
+// fabric: ports 0 of the eight GPUs first, then ports 1, so rails 0-7 and 8-15 split into
+// planes as /system/fabric/planes: 2 splits them. The host side is assumed (docs/hardware.md).
+NodeSpec dgx_b300() {
+  constexpr PcieLink kGen6x16{6, 16};
+  NodeSpec node = two_socket_node(
+      "dgx-b300", "8x B300, NVLink 5 via 2 NVSwitch, 8x ConnectX-8 800G as 2x 400G, PCIe Gen6",
+      "Intel Xeon 6776P (assumed)", sim::gbytes_per_s(409.6), sim::gbytes_per_s(40),
+      {NvlinkKind::kSwitch, 18, sim::gbytes_per_s(50), 2, {}});
+  node.nvlink.efficiency = 40.1 / 50.0;  // NCCL's SM100 rate, as dgx-b200
+  NodeBuilder b(node);
+  const int numa[2] = {b.numa(0, 0, "0-63,128-191"), b.numa(1, 1, "64-127,192-255")};
+  PcieParent supernic[8];
+  for (int g = 0; g < 8; ++g) {
+    supernic[g] = b.pcie_switch(b.host_bridge(numa[g / 4]), kGen6x16);
+    b.gpu("B300-SXM-288GB", supernic[g], kGen6x16);
+  }
+  for (int port = 0; port < 2; ++port) {
+    for (int g = 0; g < 8; ++g) {
+      b.nic(connectx(fmt::format("mlx5_{}", 8 * port + g), "ConnectX-8", supernic[g], kGen6x16,
+                     sim::gbps(400), NicRole::kCompute));
+    }
+  }
+  return node;
+}
+
 // A Grace CPU as a socket: 72 Arm Neoverse V2 cores and its LPDDR5X.
 CpuSocket grace() { return {"NVIDIA Grace", sim::gbytes_per_s(512)}; }
 
@@ -278,6 +305,7 @@ constexpr Preset kPresets[] = {
     {"dgx-h100", [] { return dgx_h100("dgx-h100", "H100-SXM5-80GB"); }},
     {"hgx-h200", [] { return dgx_h100("hgx-h200", "H200-SXM-141GB"); }},
     {"dgx-b200", dgx_b200},
+    {"dgx-b300", dgx_b300},
     {"gh200", gh200},
     {"gb200-nvl72",
      [] {

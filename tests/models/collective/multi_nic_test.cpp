@@ -223,5 +223,30 @@ TEST(MultiNic, IbHcaKeepsAGpuToTheNicsItLists) {
   EXPECT_NEAR(sim::to_seconds(r.time), time, 0.01 * time);
 }
 
+TEST(MultiNic, Dgx300sTwoPlanesCarryTheRingAtTheGpusGen6Link) {
+  // dgx-b300 on a two-plane fabric: each GPU's ConnectX-8 is two 400G ports, one on each plane
+  // (rails 0-7, 8-15). 2 x 8, 8 GiB ring AllReduce, Simple, 32 channels: channel c leaves by
+  // port c / 8 mod 2, so no hop leaves its plane, and each GPU sends 4 channels through its PCIe
+  // Gen6 x16 link, 64 GT/s x 16 x 242/256 / 8 x 0.78 = 94.37 GB/s, below the two ports' 99.37:
+  // 8 x 94.37 GB/s of busbw moves 2 x 15/16 x 8 GiB in 21.34 ms; 8 loops of 30 steps post 239 x
+  // 3 us; + 8.4 us.
+  SystemSpec spec;
+  spec.node = node_preset("dgx-b300");
+  spec.nodes = 2;
+  spec.fabric.planes = 2;
+  sim::Simulator simulator;
+  sim::FlowNetwork network(simulator);
+  const System system(spec, network);
+  CollectiveRequest request = ring_all_reduce({2, 8});
+  request.size = sim::gib(8);
+  request.channels = 32;
+  const CollectiveResult r = run_collective(system, network, simulator, request);
+  const double gen6_GBps = 64.0 * 16.0 * 242.0 / 256.0 / 8.0 * 0.78;
+  const double bytes = 2.0 * 15.0 / 16.0 * 8.0 * 1073741824.0;
+  const double time = bytes / (8.0 * gen6_GBps * 1e9) + 239 * 3e-6 + 8.4e-6;
+  EXPECT_NEAR(sim::to_seconds(r.time), time, 0.01 * time);
+  EXPECT_EQ(gpu_nics(system, 0, 8)[3], (std::vector<int>{3, 11}));
+}
+
 }  // namespace
 }  // namespace railsim::models
