@@ -195,17 +195,24 @@ NodeSpec gh200() {
   return node;
 }
 
+// The part the Grace Blackwell trays share: two Graces bridged by NVLink-C2C, and every GPU's
+// 18 NVLink 5 links to the rack's 18 NVLink switch chips, at NCCL's SM100 rate (as dgx-b200).
+NodeSpec grace_blackwell_tray(std::string name) {
+  NodeSpec node;
+  node.name = std::move(name);
+  node.sockets = {grace(), grace()};
+  node.inter_socket = sim::gbytes_per_s(450);
+  node.nvlink = {NvlinkKind::kSwitch, 18, sim::gbytes_per_s(50), 18, {}};
+  node.nvlink.efficiency = 40.1 / 50.0;
+  return node;
+}
+
 // A GB200 compute tray: two Grace Blackwell superchips (a Grace and two B200 over NVLink-C2C
 // each), the two Graces bridged by NVLink-C2C, and four ConnectX-7 400G, two on each Grace's
 // root ports (NODE from its GPUs, as the GB200 topology of Mellanox/ngc_multinode_perf#129
 // shows). Every GPU's 18 NVLink 5 links go to the rack's NVLink switch trays.
 NodeSpec gb200_tray() {
-  NodeSpec node;
-  node.name = "gb200-tray";
-  node.sockets = {grace(), grace()};
-  node.inter_socket = sim::gbytes_per_s(450);
-  node.nvlink = {NvlinkKind::kSwitch, 18, sim::gbytes_per_s(50), 18, {}};
-  node.nvlink.efficiency = 40.1 / 50.0;  // NCCL's SM100 rate, as dgx-b200
+  NodeSpec node = grace_blackwell_tray("gb200-tray");
   NodeBuilder b(node);
   for (int c = 0; c < 2; ++c) {
     const int numa = b.numa(c, c, fmt::format("{}-{}", 72 * c, 72 * c + 71));
@@ -216,6 +223,26 @@ NodeSpec gb200_tray() {
     for (int n = 0; n < 2; ++n) {
       b.nic(connectx(fmt::format("mlx5_{}", 2 * c + n), "ConnectX-7", b.host_bridge(numa), kGen5x16,
                      sim::gbps(400), NicRole::kCompute));
+    }
+  }
+  return node;
+}
+
+// A GB300 compute tray: as GB200's, with B300 GPUs and a ConnectX-8 SuperNIC of 800G per GPU
+// whose PCIe Gen6 switch holds the GPU too (PIX: GPUDirect RDMA on without going through the
+// Grace), its uplink on the Grace's root port. The GPU's path to its NIC is that switch, so the
+// model gives it PCIe Gen6 x16 there; what the C2C carries is not on any NIC path.
+NodeSpec gb300_tray() {
+  constexpr PcieLink kGen6x16{6, 16};
+  NodeSpec node = grace_blackwell_tray("gb300-tray");
+  NodeBuilder b(node);
+  for (int c = 0; c < 2; ++c) {
+    const int numa = b.numa(c, c, fmt::format("{}-{}", 72 * c, 72 * c + 71));
+    for (int g = 0; g < 2; ++g) {
+      const PcieParent supernic = b.pcie_switch(b.host_bridge(numa), kGen6x16);
+      b.gpu("GB300", supernic, kGen6x16);
+      b.nic(connectx(fmt::format("mlx5_{}", 2 * c + g), "ConnectX-8", supernic, kGen6x16,
+                     sim::gbps(800), NicRole::kCompute));
     }
   }
   return node;
@@ -312,6 +339,12 @@ constexpr Preset kPresets[] = {
        return nvlink_domain(gb200_tray(), 18, "gb200-nvl72",
                             "GB200 NVL72 rack: 18 trays of 4 B200 and 2 Grace, 4x ConnectX-7 NDR "
                             "400G a tray, one NVLink 5 domain of 72 GPUs");
+     }},
+    {"gb300-nvl72",
+     [] {
+       return nvlink_domain(gb300_tray(), 18, "gb300-nvl72",
+                            "GB300 NVL72 rack: 18 trays of 4 B300 and 2 Grace, a ConnectX-8 800G "
+                            "per GPU, one NVLink 5 domain of 72 GPUs");
      }},
     {"a100-pcie-nvlink-bridge", a100_pcie_nvlink_bridge},
 };

@@ -158,5 +158,30 @@ TEST(NvlinkDomain, ASwitchTrayDownTakesTwoOfEachGpusEighteenLinks) {
   }
 }
 
+TEST(NvlinkDomain, Gb300RacksSendEachGpusAllToAllThroughItsOwnSupernic) {
+  // 2 gb300-nvl72 racks on an 800G fabric, 4 GiB AllToAll. Each GPU's ConnectX-8 shares a PCIe
+  // switch with it (PIX: GPUDirect RDMA on, unlike GB200). Each GPU sends 72 of its 144 shares
+  // to the other rack, and each NIC carries S/2 of them (its own GPU's, or under PXN those for
+  // its GPU's index) over its GPU's Gen6 x16 link, 64 GT/s x 16 x 242/256 / 8 x 0.78 = 94.37
+  // GB/s (the 800G port takes 99.37): busbw = 94.37 x 143/144 / 0.5 = 187.4 GB/s, against
+  // GB200's 97.6 (TwoRacksAllToAllSendHalfOfEveryBufferThroughEachNic).
+  SystemSpec spec;
+  spec.node = node_preset("gb300-nvl72");
+  spec.nodes = 2;
+  spec.fabric.port_rate = sim::gbps(800);
+  sim::Simulator simulator;
+  sim::FlowNetwork network(simulator);
+  const System system(spec, network);
+  EXPECT_TRUE(system.uses_gdr(0, 0, 0));
+  CollectiveRequest request;
+  request.op = CollectiveOp::kAllToAll;
+  request.size = sim::gib(4);
+  request.comm = {2, 72};
+  const CollectiveResult r = run_collective(system, network, simulator, request);
+  const double gen6_GBps = 64.0 * 16.0 * 242.0 / 256.0 / 8.0 * 0.78;
+  const double expected = gen6_GBps * 143.0 / 144.0 / 0.5;
+  EXPECT_NEAR(r.busbw_GBps, expected, 0.01 * expected);
+}
+
 }  // namespace
 }  // namespace railsim::models

@@ -341,7 +341,7 @@ TEST(NodeFile, APresetsKeptSectionsMustFitTheReplacedOnes) {
   node = Json::parse(R"({"preset": "dgx-h10"})");
   expect_error(node, "/system/node/preset",
                "unknown node preset 'dgx-h10' (did you mean 'dgx-h100'?); known presets: "
-               "dgx-a100, dgx-h100, hgx-h200, dgx-b200, dgx-b300, gh200, gb200-nvl72, "
+               "dgx-a100, dgx-h100, hgx-h200, dgx-b200, dgx-b300, gh200, gb200-nvl72, gb300-nvl72, "
                "a100-pcie-nvlink-bridge");
 }
 
