@@ -19,6 +19,17 @@ namespace {
 
 using sim::at;
 
+// Per compute NIC: whether NCCL may use it on `node` (NCCL_IB_HCA) and, with `port_up`, its port
+// is in service there.
+std::vector<bool> usable_nics(const System& system, int node, bool port_up) {
+  std::vector<bool> usable(system.compute_nics().size());
+  for (std::size_t i = 0; i < usable.size(); ++i) {
+    const auto nic = static_cast<int>(i);
+    usable[i] = system.nccl_may_use(nic) && (!port_up || system.nic_port_up(node, nic));
+  }
+  return usable;
+}
+
 // NCCL's affinity over the NICs `usable` allows (see the header). Empty when none is usable.
 GpuNicSets choose_nics(const System& system,
                        int node_index,
@@ -32,7 +43,10 @@ GpuNicSets choose_nics(const System& system,
   const auto port_rate = [&](int nic) { return node.nics[at(nics[at(nic)])].port_rate; };
   std::vector<int> uses(nics.size(), 0);
   GpuNicSets chosen(at(gpus));
-  std::vector<double> reach(at(gpus), 0.0);  // per GPU: its NICs' port rates, bytes/s
+  // Per GPU: the distance of its own NIC, and how much of its link to the host its NICs' port
+  // rates leave, bytes/s.
+  std::vector<PathClass> own_distance(at(gpus));
+  std::vector<double> unfed(at(gpus));
   for (int g = 0; g < gpus; ++g) {
     std::optional<std::size_t> best;
     auto best_key = std::pair{PathClass::kSys, std::numeric_limits<int>::max()};
@@ -51,7 +65,9 @@ GpuNicSets choose_nics(const System& system,
     }
     ++uses[*best];
     chosen[at(g)].push_back(static_cast<int>(*best));
-    reach[at(g)] = port_rate(static_cast<int>(*best)).bytes_per_s;
+    own_distance[at(g)] = best_key.first;
+    unfed[at(g)] =
+        gpu_host_rate(node, g).bytes_per_s - port_rate(static_cast<int>(*best)).bytes_per_s;
   }
   for (std::size_t i = 0; i < nics.size(); ++i) {
     if (!usable[i] || uses[i] > 0) {
@@ -59,16 +75,14 @@ GpuNicSets choose_nics(const System& system,
     }
     std::optional<int> fewest;
     for (int g = 0; g < gpus; ++g) {
-      const std::vector<int>& own = chosen[at(g)];
-      const double gpu_rate = gpu_host_rate(node, g).bytes_per_s;
-      if (reach[at(g)] < gpu_rate && distance(g, i) == distance(g, at(own.front())) &&
-          (!fewest || own.size() < chosen[at(*fewest)].size())) {
+      if (unfed[at(g)] > 0.0 && distance(g, i) == own_distance[at(g)] &&
+          (!fewest || chosen[at(g)].size() < chosen[at(*fewest)].size())) {
         fewest = g;
       }
     }
     if (fewest) {
       chosen[at(*fewest)].push_back(static_cast<int>(i));
-      reach[at(*fewest)] += port_rate(static_cast<int>(i)).bytes_per_s;
+      unfed[at(*fewest)] -= port_rate(static_cast<int>(i)).bytes_per_s;
     }
   }
   return chosen;
@@ -92,20 +106,11 @@ int nic_in_round(const std::vector<int>& nics, int round) {
 }
 
 GpuNicSets gpu_nics(const System& system, int node, int gpus) {
-  std::vector<bool> allowed(system.compute_nics().size());
-  for (std::size_t i = 0; i < allowed.size(); ++i) {
-    allowed[i] = system.nccl_may_use(static_cast<int>(i));
-  }
-  return choose_nics(system, node, gpus, allowed);
+  return choose_nics(system, node, gpus, usable_nics(system, node, false));
 }
 
 GpuNicSets gpu_nics_on(const System& system, int node, int gpus) {
-  std::vector<bool> up(system.compute_nics().size());
-  for (std::size_t i = 0; i < up.size(); ++i) {
-    up[i] =
-        system.nic_port_up(node, static_cast<int>(i)) && system.nccl_may_use(static_cast<int>(i));
-  }
-  GpuNicSets chosen = choose_nics(system, node, gpus, up);
+  GpuNicSets chosen = choose_nics(system, node, gpus, usable_nics(system, node, true));
   if (chosen.empty()) {
     throw sim::InputError(fmt::format(
         "node {} has no compute NIC whose port is up (and NCCL_IB_HCA allows): its GPUs cannot "

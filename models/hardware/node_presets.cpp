@@ -84,6 +84,15 @@ NodeSpec two_socket_node(std::string name,
   return node;
 }
 
+// NVLink 5 through `switch_chips` NVSwitch chips: 18 links a GPU at 50 GB/s, at NCCL's SM100
+// rate of 40.1 a link (nccl:src/graph/topo.h), whose SM90 ratio, 20.6 of 25, is within 0.3% of
+// what H100 rings measure (370 of 450).
+NvlinkDomain nvlink5(int switch_chips) {
+  NvlinkDomain nvlink{NvlinkKind::kSwitch, 18, sim::gbytes_per_s(50), switch_chips, {}};
+  nvlink.efficiency = 40.1 / 50.0;
+  return nvlink;
+}
+
 // DGX H100: 2 x Xeon 8480C; one Gen5 switch per GPU-NIC pair, each on its own host bridge,
 // four per socket (GPU_i PIX to its CX-7, NODE to the rest of the socket, SYS across).
 // Storage functions sit under GPU0's and GPU4's switches as in the public HGX H100 dumps.
@@ -128,11 +137,7 @@ NodeSpec dgx_h100(std::string name, const std::string& gpu_model) {
 NodeSpec dgx_b200() {
   NodeSpec node = two_socket_node(
       "dgx-b200", "8x B200, NVLink 5 via 2 NVSwitch, 8x ConnectX-7 NDR 400G, PCIe Gen5",
-      "Intel Xeon Platinum 8570", sim::gbytes_per_s(358.4), sim::gbytes_per_s(40),
-      {NvlinkKind::kSwitch, 18, sim::gbytes_per_s(50), 2, {}});
-  // NCCL's SM100 NVLink rate, 40.1 of 50 GB/s a link (nccl:src/graph/topo.h): its SM90 ratio,
-  // 20.6 of 25, is within 0.3% of what H100 rings measure (370 of 450).
-  node.nvlink.efficiency = 40.1 / 50.0;
+      "Intel Xeon Platinum 8570", sim::gbytes_per_s(358.4), sim::gbytes_per_s(40), nvlink5(2));
   NodeBuilder b(node);
   const int numa[2] = {b.numa(0, 0, "0-55,112-167"), b.numa(1, 1, "56-111,168-223")};
   for (int s = 0; s < 4; ++s) {
@@ -155,9 +160,7 @@ NodeSpec dgx_b300() {
   constexpr PcieLink kGen6x16{6, 16};
   NodeSpec node = two_socket_node(
       "dgx-b300", "8x B300, NVLink 5 via 2 NVSwitch, 8x ConnectX-8 800G as 2x 400G, PCIe Gen6",
-      "Intel Xeon 6776P (assumed)", sim::gbytes_per_s(409.6), sim::gbytes_per_s(40),
-      {NvlinkKind::kSwitch, 18, sim::gbytes_per_s(50), 2, {}});
-  node.nvlink.efficiency = 40.1 / 50.0;  // NCCL's SM100 rate, as dgx-b200
+      "Intel Xeon 6776P (assumed)", sim::gbytes_per_s(409.6), sim::gbytes_per_s(40), nvlink5(2));
   NodeBuilder b(node);
   const int numa[2] = {b.numa(0, 0, "0-63,128-191"), b.numa(1, 1, "64-127,192-255")};
   PcieParent supernic[8];
@@ -195,15 +198,16 @@ NodeSpec gh200() {
   return node;
 }
 
-// The part the Grace Blackwell trays share: two Graces bridged by NVLink-C2C, and every GPU's
-// 18 NVLink 5 links to the rack's 18 NVLink switch chips, at NCCL's SM100 rate (as dgx-b200).
+// The part the Grace Blackwell trays share: two Graces bridged by NVLink-C2C, each its own NUMA
+// node (index c for Grace c), and every GPU's 18 NVLink 5 links to the rack's 18 NVLink switch
+// chips.
 NodeSpec grace_blackwell_tray(std::string name) {
   NodeSpec node;
   node.name = std::move(name);
   node.sockets = {grace(), grace()};
   node.inter_socket = sim::gbytes_per_s(450);
-  node.nvlink = {NvlinkKind::kSwitch, 18, sim::gbytes_per_s(50), 18, {}};
-  node.nvlink.efficiency = 40.1 / 50.0;
+  node.numa_nodes = {{0, 0, "0-71"}, {1, 1, "72-143"}};
+  node.nvlink = nvlink5(18);
   return node;
 }
 
@@ -215,13 +219,12 @@ NodeSpec gb200_tray() {
   NodeSpec node = grace_blackwell_tray("gb200-tray");
   NodeBuilder b(node);
   for (int c = 0; c < 2; ++c) {
-    const int numa = b.numa(c, c, fmt::format("{}-{}", 72 * c, 72 * c + 71));
-    const PcieParent c2c = b.host_bridge(numa);
+    const PcieParent c2c = b.host_bridge(c);
     for (int g = 0; g < 2; ++g) {
       b.gpu("GB200", c2c, kGen5x16, sim::gbytes_per_s(450));
     }
     for (int n = 0; n < 2; ++n) {
-      b.nic(connectx(fmt::format("mlx5_{}", 2 * c + n), "ConnectX-7", b.host_bridge(numa), kGen5x16,
+      b.nic(connectx(fmt::format("mlx5_{}", 2 * c + n), "ConnectX-7", b.host_bridge(c), kGen5x16,
                      sim::gbps(400), NicRole::kCompute));
     }
   }
@@ -237,9 +240,8 @@ NodeSpec gb300_tray() {
   NodeSpec node = grace_blackwell_tray("gb300-tray");
   NodeBuilder b(node);
   for (int c = 0; c < 2; ++c) {
-    const int numa = b.numa(c, c, fmt::format("{}-{}", 72 * c, 72 * c + 71));
     for (int g = 0; g < 2; ++g) {
-      const PcieParent supernic = b.pcie_switch(b.host_bridge(numa), kGen6x16);
+      const PcieParent supernic = b.pcie_switch(b.host_bridge(c), kGen6x16);
       b.gpu("GB300", supernic, kGen6x16);
       b.nic(connectx(fmt::format("mlx5_{}", 2 * c + g), "ConnectX-8", supernic, kGen6x16,
                      sim::gbps(800), NicRole::kCompute));
