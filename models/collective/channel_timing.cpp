@@ -31,11 +31,12 @@ ChannelTiming::ChannelTiming(std::unique_ptr<const ChannelModel> model,
                  "slice sharing holds every connection of every channel");
 }
 
-double ChannelTiming::recurrence_seconds(std::size_t channel, double floor, bool even) {
-  const std::vector<double>& even_rate = even_rate_[channel];
-  std::vector<double> seconds_per_byte(even_rate.size());
+double ChannelTiming::recurrence_seconds(std::size_t channel,
+                                         double floor,
+                                         std::span<const double> faster) {
+  std::vector<double> seconds_per_byte(first_[channel + 1] - first_[channel]);
   for (std::size_t p = 0; p < seconds_per_byte.size(); ++p) {
-    const double rate = even ? std::max(floor, even_rate[p]) : floor;
+    const double rate = faster.empty() ? floor : std::max(floor, faster[p]);
     seconds_per_byte[p] = std::isfinite(rate) ? 1.0 / rate : 0.0;
   }
   const auto c = static_cast<int>(channel);
@@ -73,13 +74,19 @@ std::vector<sim::Duration> ChannelTiming::channel_times(const std::vector<sim::D
     floor[c] = drain_s > 0.0 ? static_cast<double>(most_[c].count) / drain_s
                              : std::numeric_limits<double>::infinity();
   }
+  // Sharing moves no connection below its floor nor above what it gets alone on its links
+  // (SliceSharing::alone_rates), so it lands between the recurrence at those two rates, and
+  // above the channel's lower bound. Where the bounds are within kSliceSharingTolerance for
+  // every channel, the run cannot move the result by more, and it is skipped.
   bool shared = false;
   for (std::size_t c = 0; sharing_ && !shared && c < channels; ++c) {
-    // Sharing moves no connection below its floor, so it lands between the lower bound and the
-    // recurrence at the floor.
-    const sim::Duration bound = model_->lower_bound(static_cast<int>(c), drains[c]);
-    shared = recurrence_seconds(c, floor[c], false) >
-             (1.0 + kSliceSharingTolerance) * sim::to_seconds(bound);
+    const double slowest = recurrence_seconds(c, floor[c], {}) / (1.0 + kSliceSharingTolerance);
+    if (slowest <= sim::to_seconds(model_->lower_bound(static_cast<int>(c), drains[c]))) {
+      continue;  // bandwidth-bound: the bound alone settles it
+    }
+    const std::span<const double> alone =
+        std::span(sharing_->alone_rates()).subspan(first_[c], first_[c + 1] - first_[c]);
+    shared = slowest > recurrence_seconds(c, floor[c], alone);
   }
   // A sharing run costs more than its plan's transfers where many connections contest a link;
   // past kSliceSharingWorkLimit the recurrence at the floor, which sharing only improves on,
@@ -90,7 +97,7 @@ std::vector<sim::Duration> ChannelTiming::channel_times(const std::vector<sim::D
     seconds = shared_seconds(floor);
   } else {
     for (std::size_t c = 0; c < channels; ++c) {
-      seconds[c] = recurrence_seconds(c, floor[c], true);
+      seconds[c] = recurrence_seconds(c, floor[c], even_rate_[c]);
     }
   }
   std::vector<sim::Duration> times(channels);

@@ -8,13 +8,15 @@
 // The policy. A channel's flow groups moved its busiest connection's bytes in its drain time:
 // that pace is the floor no connection of the channel falls below. Slice sharing
 // (slice_sharing.hpp) moves every channel's transfers together, each at the share of its links
-// left by the transfers crossing them at the same instant, never below its floor; the timing being
-// monotone in every transfer's duration, its result lies between a channel's lower bound and the
-// recurrence with every connection at its floor. Where those two are within
-// kSliceSharingTolerance for every channel (most bandwidth-bound plans), or the plan has more than
-// kSliceSharingLimit transfers, the recurrence times the channels instead, each connection at the
-// floor or, where faster, at an even share of its links among all the connections that cross
-// them (a long pipeline's view). No channel takes less than its lower bound.
+// left by the transfers crossing them at the same instant, never below its floor nor above what it
+// gets alone on its links; the timing being monotone in every transfer's duration, its result
+// lies between the recurrence with every connection at the faster of those two (and the
+// channel's lower bound) and the recurrence with every connection at its floor. Where those are
+// within kSliceSharingTolerance for every channel (bandwidth-bound plans, and any plan whose
+// connections cannot beat their floor), or the plan has more than kSliceSharingLimit transfers,
+// the recurrence times the channels instead, each connection at the floor or, where faster, at an
+// even share of its links among all the connections that cross them (a long pipeline's view). No
+// channel takes less than its lower bound.
 #pragma once
 
 #include "models/collective/collective_timing.hpp"
@@ -77,9 +79,10 @@ class ChannelTiming {
   std::vector<sim::Duration> channel_times(const std::vector<sim::Duration>& drains);
 
  private:
-  // Channel c's recurrence, each connection at `floor` payload B/s or, with `even`, at its even
-  // share where that is faster; a shape's known answer for the same rates is not timed again.
-  double recurrence_seconds(std::size_t channel, double floor, bool even);
+  // Channel c's recurrence, each connection at `floor` payload B/s or, where `faster` (one rate
+  // per connection of the channel, or empty) is faster, at that; a shape's known answer for the
+  // same rates is not timed again.
+  double recurrence_seconds(std::size_t channel, double floor, std::span<const double> faster);
 
   // Channel c's time by slice sharing, all channels at once, each connection above its floor.
   std::vector<double> shared_seconds(const std::vector<double>& floor);

@@ -32,6 +32,25 @@ struct Earlier {
 
 using EventHeap = sim::IndexedHeap<NextEvent, Earlier>;
 
+// The links of a route, each with how many of the route's lanes cross it, by link index.
+std::vector<std::pair<std::uint32_t, std::uint32_t>> lanes_on(const SharingRoute& route) {
+  std::vector<std::uint32_t> links;
+  for (const auto& lane : route.lanes) {
+    for (const sim::LinkId link : lane) {
+      links.push_back(link.index);
+    }
+  }
+  std::sort(links.begin(), links.end());
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> counted;  // (link, lanes)
+  for (const std::uint32_t link : links) {
+    if (counted.empty() || counted.back().first != link) {
+      counted.emplace_back(link, 0);
+    }
+    ++counted.back().second;
+  }
+  return counted;
+}
+
 }  // namespace
 
 SliceSharing::SliceSharing(const sim::FlowNetwork& network,
@@ -47,6 +66,19 @@ SliceSharing::SliceSharing(const sim::FlowNetwork& network,
     link_capacity_[link] =
         network.link(sim::LinkId{static_cast<std::uint32_t>(link)}).capacity.bytes_per_s;
   }
+  alone_rates_.reserve(kept_.size());
+  for (const SharingConnection& c : kept_) {
+    double fastest = 0.0;  // wire B/s, over its routes
+    for (const SharingRoute& route : c.routes) {
+      const auto lanes = static_cast<double>(route.lanes.size());
+      double lane_share = c.cap * wire_factor_ / lanes;
+      for (const auto& [link, own] : lanes_on(route)) {
+        lane_share = std::min(lane_share, link_capacity_[link] / own);
+      }
+      fastest = std::max(fastest, lane_share * lanes);
+    }
+    alone_rates_.push_back(fastest / wire_factor_);
+  }
 }
 
 void SliceSharing::prepare() {
@@ -54,23 +86,6 @@ void SliceSharing::prepare() {
   const std::size_t link_count = link_capacity_.size();
   // Per connection and link, the most lanes of one of its routes that cross it; per link, the
   // sum over connections: the most lanes that can ever share it.
-  const auto lanes_on = [](const SharingRoute& route) {
-    std::vector<std::uint32_t> links;
-    for (const auto& lane : route.lanes) {
-      for (const sim::LinkId link : lane) {
-        links.push_back(link.index);
-      }
-    }
-    std::sort(links.begin(), links.end());
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> counted;  // (link, lanes)
-    for (const std::uint32_t link : links) {
-      if (counted.empty() || counted.back().first != link) {
-        counted.emplace_back(link, 0);
-      }
-      ++counted.back().second;
-    }
-    return counted;
-  };
   std::vector<std::uint32_t> most(link_count, 0);
   std::vector<std::uint32_t> own(link_count, 0);
   const auto count_own = [&](const SharingConnection& c, bool add) {

@@ -52,12 +52,12 @@ namespace railsim::models {
 // algorithm's per-connection recurrence or its closed form (channel_timing.hpp).
 inline constexpr std::int64_t kSliceSharingLimit = 20'000'000;
 
-// No connection moves below its floor, so, the timing being monotone in every transfer's
-// duration, slice sharing lands between a channel's lower bound (its drain) and the
-// per-connection recurrence with every connection at its floor. Where those two are this close
-// for every channel, sharing cannot move the result by more, and the channels' timing skips it
-// (channel_timing.hpp): most bandwidth-bound plans, whose fill and stalls are a small part of
-// their time.
+// No connection moves below its floor nor faster than alone on its links, so, the timing being
+// monotone in every transfer's duration, slice sharing lands between the per-connection
+// recurrence at those two rates (and above a channel's lower bound, its drain). Where those are
+// this close for every channel, sharing cannot move the result by more, and the channels' timing
+// skips it (channel_timing.hpp): bandwidth-bound plans, whose fill and stalls are a small part of
+// their time, and plans whose connections all get their floor alone (an uncontested fabric).
 inline constexpr double kSliceSharingTolerance = 0.005;
 
 // A sharing run re-rates the connections that contest a link each time one of them starts or
@@ -110,6 +110,12 @@ class SliceSharing {
 
   std::size_t connection_count() const { return connection_count_; }
 
+  // Per connection, payload B/s: the fastest any of its transfers can move, alone on its links
+  // (its cap, and each lane's links split among the route's own lanes). A sharing run never
+  // moves a connection faster than this or its floor, so the recurrence at those rates bounds
+  // the run from below (channel_timing.hpp).
+  const std::vector<double>& alone_rates() const { return alone_rates_; }
+
   // What a sharing run costs, in re-rated connections: each connection's transfers times the
   // lanes that can cross its route's contested links (each of its starts and drains re-rates
   // them). Prepares the sharing if it was not.
@@ -146,6 +152,7 @@ class SliceSharing {
   std::vector<SharingConnection> kept_;  // until prepare()
   std::vector<double> link_capacity_;    // per link, wire B/s, as constructed; until prepare()
   std::size_t connection_count_ = 0;
+  std::vector<double> alone_rates_;
   bool prepared_ = false;
   double work_ = 0.0;
 

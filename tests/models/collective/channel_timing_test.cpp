@@ -1,8 +1,9 @@
 // File: tests/models/collective/channel_timing_test.cpp
 // The channels' timing policy with a stand-in algorithm whose recurrence is the bytes at each
 // connection's pace plus a fixed stall: slice sharing where the recurrence at the floor could
-// differ from it by more than the tolerance, the recurrence at even shares otherwise, never
-// below the lower bound.
+// differ from it by more than the tolerance (it lies between that and the recurrence at the
+// rates connections get alone), the recurrence at even shares otherwise, never below the lower
+// bound.
 #include "models/collective/channel_timing.hpp"
 
 #include "sim/simulator.hpp"
@@ -48,7 +49,10 @@ struct StallModel final : ChannelModel {
 struct OneLink {
   sim::Simulator simulator;
   sim::FlowNetwork network{simulator};
-  sim::LinkId link = network.add_link({sim::bytes_per_s(100.0), sim::Duration{}, "link"});
+  sim::LinkId link;
+
+  explicit OneLink(double bytes_per_s = 100.0)
+      : link(network.add_link({sim::bytes_per_s(bytes_per_s), sim::Duration{}, "link"})) {}
 
   // Channel c has connections[c] connections; each one's transfer crosses the same 100 B/s link.
   std::optional<SliceSharing> sharing(const std::vector<int>& connections) {
@@ -70,6 +74,7 @@ std::vector<sim::Duration> times(std::unique_ptr<StallModel> model,
                                  std::optional<SliceSharing> sharing,
                                  sim::Duration drain) {
   std::vector<std::vector<double>> even;
+  even.reserve(connections.size());
   for (const int count : connections) {
     even.emplace_back(static_cast<std::size_t>(count), even_rate);
   }
@@ -92,19 +97,37 @@ TEST(ChannelTiming, TheRecurrenceTimesChannelsThatSharingCannotMoveByMoreThanThe
   EXPECT_TRUE(asked.empty());
 }
 
-TEST(ChannelTiming, SharingTimesChannelsWhereTheRecurrenceMightDifferMore) {
-  // A stall of 0.5 s could matter: slice sharing times both channels. Three connections share
-  // the link, each with its floor of 100 B/s (100 bytes drained in 1 s), so each moves at its
-  // floor and is held at 1 s; every channel's connection was asked for its transfer once.
-  OneLink links;
+// Two channels of one and two connections, each sending 100 bytes over one link of
+// `link_bytes_per_s`, drained in 1 s (a floor of 100 B/s), with a stall of 0.5 s: the channels'
+// times, and which transfers slice sharing asked for.
+std::pair<std::vector<sim::Duration>, std::vector<std::pair<int, int>>> stalled_pair(
+    double link_bytes_per_s) {
+  OneLink links(link_bytes_per_s);
   auto model = std::make_unique<StallModel>();
   model->stall_s = 0.5;
   std::vector<std::pair<int, int>> asked;
   model->asked = &asked;
-  const auto result =
-      times(std::move(model), {1, 2}, 50.0, links.sharing({1, 2}), sim::seconds(1.0));
+  auto result = times(std::move(model), {1, 2}, 50.0, links.sharing({1, 2}), sim::seconds(1.0));
+  return {std::move(result), std::move(asked)};
+}
+
+TEST(ChannelTiming, SharingTimesChannelsWhereTheRecurrenceMightDifferMore) {
+  // A stall of 0.5 s could matter. Three connections share a 300 B/s link, each with its floor
+  // of 100 B/s: alone, one could move at 300 B/s, where the recurrence takes 0.83 s against 1.5 s
+  // at the floor, so slice sharing times both channels. Each connection moves at 100 B/s and is
+  // held at 1 s; every channel's connection was asked for its transfer once.
+  const auto [result, asked] = stalled_pair(300.0);
   EXPECT_EQ(result, (std::vector<sim::Duration>{sim::seconds(1.0), sim::seconds(1.0)}));
   EXPECT_EQ(asked, (std::vector<std::pair<int, int>>{{0, 0}, {1, 0}, {1, 1}}));
+}
+
+TEST(ChannelTiming, SharingIsSkippedWhereNoConnectionCanBeatItsFloor) {
+  // As above on a 100 B/s link: alone, a connection gets no more than its floor, so sharing
+  // cannot move it from the recurrence at the floor (0.5 s stall + 1 s), which times the channels
+  // (at even shares, 50 B/s, no faster than the floor); nothing was asked.
+  const auto [result, asked] = stalled_pair(100.0);
+  EXPECT_EQ(result, (std::vector<sim::Duration>{sim::seconds(1.5), sim::seconds(1.5)}));
+  EXPECT_TRUE(asked.empty());
 }
 
 TEST(ChannelTiming, WithoutSharingTheRecurrenceAtEvenSharesTimesEveryChannel) {
