@@ -6,6 +6,7 @@
 #include "models/collective/channel_timing.hpp"
 #include "models/collective/connection_routes.hpp"
 #include "models/collective/ring_layout.hpp"
+#include "models/collective/tree_time.hpp"
 #include "sim/index.hpp"
 
 #include <algorithm>
@@ -28,72 +29,6 @@ void for_each_edge(const TreePlan& plan, int channel, Visit&& visit) {
       visit(rank, false);
     }
   }
-}
-
-// Per rank, for the edge up to its parent and the one down from it.
-struct EdgeValues {
-  std::vector<double> up;
-  std::vector<double> down;
-
-  explicit EdgeValues(int ranks) : up(at(ranks), 0.0), down(at(ranks), 0.0) {}
-
-  double& of(int rank, bool is_up) { return is_up ? up[at(rank)] : down[at(rank)]; }
-
-  double of(int rank, bool is_up) const { return is_up ? up[at(rank)] : down[at(rank)]; }
-};
-
-// The recurrence of tree_lowering.hpp for one channel, in seconds from its first send, with
-// each edge's seconds per payload byte and delay. Per edge: when its latest chunk left (`end`),
-// when that chunk's first byte can be forwarded (`opened`: streamed protocols only) and when
-// its last byte is held (`held`).
-double tree_channel_seconds(const TreePlan& plan,
-                            int channel,
-                            const EdgeValues& seconds_per_byte,
-                            const EdgeValues& delay,
-                            bool streams) {
-  const RankTree& tree = plan.trees[at(channel)];
-  EdgeValues end(plan.ranks());
-  EdgeValues opened(plan.ranks());
-  EdgeValues held(plan.ranks());
-  double done = 0.0;
-  // A chunk over one edge, once its inputs' chunk has been held, or streamed, has started.
-  const auto send = [&](int rank, bool up, double input_opened, double input_held, double bytes) {
-    const double start = std::max(end.of(rank, up), streams ? input_opened : input_held);
-    end.of(rank, up) = start + bytes * seconds_per_byte.of(rank, up);
-    opened.of(rank, up) = start + delay.of(rank, up);
-    held.of(rank, up) =
-        (streams ? std::max(end.of(rank, up), input_held) : end.of(rank, up)) + delay.of(rank, up);
-    done = std::max(done, held.of(rank, up));
-  };
-  // What `rank` has reduced: its children's chunks up.
-  const auto children_up = [&](int rank, const EdgeValues& at_edge) {
-    double latest = 0.0;
-    for (const int child : tree.children[at(rank)]) {
-      latest = std::max(latest, at_edge.of(child, true));
-    }
-    return latest;
-  };
-  for (const sim::Bytes chunk : plan.loop_chunks(channel)) {
-    const auto bytes = static_cast<double>(chunk.count);
-    for (const int rank : tree.reduce_order) {
-      if (rank != tree.root) {
-        send(rank, true, children_up(rank, opened), children_up(rank, held), bytes);
-      }
-    }
-    for (auto it = tree.reduce_order.rbegin(); it != tree.reduce_order.rend(); ++it) {
-      const int rank = *it;
-      if (rank == tree.root) {
-        continue;
-      }
-      const int parent = tree.parent[at(rank)];
-      if (parent == tree.root) {
-        send(rank, false, children_up(parent, opened), children_up(parent, held), bytes);
-      } else {
-        send(rank, false, opened.of(parent, false), held.of(parent, false), bytes);
-      }
-    }
-  }
-  return done;
 }
 
 // The tree's edges, their routes and their hops, shared by both forms.
@@ -147,7 +82,8 @@ struct TreeChannels final : ChannelModel {
     std::size_t e = 0;
     for_each_edge(plan, c,
                   [&](int rank, bool up) { per_edge.of(rank, up) = seconds_per_byte[e++]; });
-    return tree_channel_seconds(plan, c, per_edge, delay_s[at(c)], streams);
+    return tree_channel_seconds(plan.trees[at(c)], tree_chunks(plan, c), per_edge, delay_s[at(c)],
+                                streams);
   }
 
   // Nothing is delivered before the last byte has left.

@@ -17,18 +17,14 @@
 // those waves overlap; where a port stays busy, sharing keeps it busy, so the fill overlaps the
 // other channels' drain. Where sharing cannot matter, or for trees of more than
 // kSliceSharingLimit chunk transfers, the recurrence times the channels, each edge at rho or,
-// where faster, at an even share of its links among all edges (a long pipeline's view).
-// With tau_x = chunk / pace of x's edge and d_x the edge's delay (hop latency + its path's
-// latency),
-//   up(x)   = max(up'(x),   max over children y of up(y) + d_y) + tau_x
-//   down(x) = max(down'(x), down(parent) + d_parent, or at the root's children the root's
-//             reduce: max over its children y of up(y) + d_y) + tau_x
-// (primes: the edge's previous chunk) and the channel is done when the last chunk is held.
-// With one pace everywhere this is L tau + (H - 1) tau + the sum of d along the longest
-// leaf-root-leaf path of H edges: the drain time plus the pipeline's fill.
+// where faster, at an even share of its links among all edges (a long pipeline's view): chunk by
+// chunk, each edge starts a chunk once it sent the previous one and its inputs hold this one
+// (tree_time.hpp, solved there in closed form). With one pace tau per chunk everywhere this is
+// L tau + (H - 1) tau + the sum of delays along the longest leaf-root-leaf path of H edges: the
+// drain time plus the pipeline's fill.
 //
-// Cost: one flow per edge and path, whatever the size, plus the recurrence (a step per chunk
-// transfer) and, where it runs, slice sharing (an event per chunk start and drain).
+// Cost: one flow per edge and path, whatever the size, plus the recurrence's closed form (two
+// passes over the edges) and, where it runs, slice sharing (an event per chunk start and drain).
 //
 // Edges: inside a node over NVLink (or PCIe), between nodes head to head over the head GPU's
 // NIC at both ends (trees are symmetric: the same NIC to enter and leave).
