@@ -11,9 +11,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
+#include <tuple>
 
 namespace railsim::models {
 namespace {
@@ -33,6 +35,9 @@ struct RingChannels final : ChannelModel {
   std::vector<std::vector<sim::Duration>> delay;  // per channel, connection: hop + path latency
   std::vector<std::vector<sim::Duration>> post;   // per channel, connection: after each step
   std::vector<std::vector<sim::Bytes>> pieces;    // per channel: RingPlan::loop_pieces, to share
+  std::vector<std::size_t> shape;  // per channel: the first with its delays, posts and pieces
+
+  std::size_t recurrence_shape(int c) const override { return shape[at(c)]; }
 
   // pipeline_time.hpp's recurrence, or its closed form for the longest rings.
   double recurrence_seconds(int c, std::span<const double> seconds_per_byte) const override {
@@ -134,6 +139,10 @@ GroupPipeline ring_pipeline(const System& system,
   ring->post.resize(at(channels));
   GroupPipeline pipeline;
   pipeline.channels.resize(at(channels));
+  std::map<
+      std::tuple<std::vector<sim::Duration>, std::vector<sim::Duration>, std::vector<sim::Bytes>>,
+      std::size_t>
+      shapes;
   for (int c = 0; c < channels; ++c) {
     const RingPipeline pipe = models::pipeline(plan, c);
     std::vector<std::vector<std::uint32_t>> flat_paths(at(connections));
@@ -173,8 +182,14 @@ GroupPipeline ring_pipeline(const System& system,
         senders.push_back({hop.src, c, hop.dst, pipe.connection_bytes[at(p)].count});
       }
     }
+    std::vector<sim::Bytes> pieces = plan.loop_pieces(c);
+    // Channels that cross the same hops' delays and posts with the same pieces time alike: on a
+    // uniform fabric every channel is one recurrence.
+    const auto [first, added] =
+        shapes.try_emplace(std::tuple(ring->delay[at(c)], ring->post[at(c)], pieces), at(c));
+    ring->shape.push_back(first->second);
     if (shared) {
-      ring->pieces.push_back(plan.loop_pieces(c));
+      ring->pieces.push_back(std::move(pieces));
     }
   }
   pipeline.paths = routes.take_paths();
