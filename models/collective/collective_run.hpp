@@ -72,7 +72,7 @@ double busbw_factor(CollectiveOp op, int ranks);
 TuningTopology tuning_topology(const System& system, const Communicator& comm);
 
 // Plans with more transfers than this run pipelined unless chunk execution is forced.
-inline constexpr std::size_t kChunkTransferLimit = 200'000;
+inline constexpr std::size_t kChunkTransferLimit = 10'000;
 
 // A collective in flight. It owns its executor, and the executor everything it reads while it
 // runs (its task DAG or flow groups, their paths, the pipeline's recurrence), so calls started
