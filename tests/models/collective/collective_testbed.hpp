@@ -1,9 +1,10 @@
 // File: tests/models/collective/collective_testbed.hpp
-// A preset system on its own simulator, for the tree and NVLS run tests: a forced algorithm,
+// A preset system on its own simulator, for the collective run tests: a forced algorithm,
 // protocol and channel count per call, as NCCL_ALGO / NCCL_PROTO / NCCL_MIN_NCHANNELS do.
 #pragma once
 
 #include "models/collective/collective_run.hpp"
+#include "models/fabric/fabric_presets.hpp"
 #include "models/hardware/node_presets.hpp"
 
 #include <memory>
@@ -24,10 +25,17 @@ struct CollectiveBed {
   std::unique_ptr<System> system;
   Communicator comm;
 
-  CollectiveBed(int nodes, int gpus_per_node, const std::string& preset = "dgx-h100") {
+  // `fabric`: a fabric preset grown to the nodes, or empty for the node preset's own fabric.
+  CollectiveBed(int nodes,
+                int gpus_per_node,
+                const std::string& preset = "dgx-h100",
+                const std::string& fabric = "") {
     SystemSpec spec;
     spec.node = node_preset(preset);
     spec.nodes = nodes;
+    if (!fabric.empty()) {
+      spec.fabric = fabric_preset(fabric);
+    }
     system = std::make_unique<System>(spec, network);
     comm = {nodes, gpus_per_node};
   }
