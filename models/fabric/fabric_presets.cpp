@@ -27,13 +27,41 @@ FabricSpec superpod_h100() {
   return f;
 }
 
+constexpr std::string_view kSuperpodB300 = "superpod-b300";
+
+// The Spectrum-X compute fabric of a DGX SuperPOD with DGX B300: twin planes, every GPU's
+// ConnectX-8 split into two 400GbE ports, one on each; SUs of 64 nodes, rail-aligned; Spectrum-4
+// switches of 64 x 800GbE split into 128 x 400GbE, 64 down and 64 up per leaf. The RA's counts
+// (16 leaves and 8 spines for 1 SU, 32 and 16 for 2, up to 256 and 128 for 16) are what the
+// radix lays out. Spectrum-X sprays a flow's packets over every path and the SuperNIC puts them
+// back in order: adaptive routing, on RoCE.
+FabricSpec superpod_b300() {
+  FabricSpec f;
+  f.tiers = 2;
+  f.nodes_per_leaf = 64;
+  f.planes = 2;
+  f.oversubscription = 1.0;
+  f.port_rate = sim::gbps(400);
+  f.switch_model = switch_model_named("sn5600");
+  f.transport = Transport::kRoce;
+  f.rails = RailMapping::kAligned;
+  f.routing = Routing::kAdaptive;
+  f.grows_by_radix = true;
+  return f;
+}
+
 }  // namespace
 
-std::vector<std::string> fabric_preset_names() { return {std::string(kSuperpodH100)}; }
+std::vector<std::string> fabric_preset_names() {
+  return {std::string(kSuperpodH100), std::string(kSuperpodB300)};
+}
 
 FabricSpec fabric_preset(std::string_view name) {
   if (name == kSuperpodH100) {
     return superpod_h100();
+  }
+  if (name == kSuperpodB300) {
+    return superpod_b300();
   }
   const std::vector<std::string> names = fabric_preset_names();
   throw sim::InputError(fmt::format("unknown fabric preset '{}'{}; known presets: {}", name,

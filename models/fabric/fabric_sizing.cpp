@@ -77,10 +77,13 @@ FabricSpec fabric_for_nodes(const FabricSpec& fabric, int nodes, int rails) {
   if (!fabric.grows_by_radix || !fabric.switch_model) {
     return fabric;
   }
-  // The fewest planes whose three tiers reach the nodes: a plane of fewer rails leaves a spine
-  // room for more units.
+  // The fewest planes whose three tiers reach the nodes, no fewer than the design's own: a plane
+  // of fewer rails leaves a spine room for more units.
   FabricSpec f = fabric;
   for (const int planes : divisors(rails)) {
+    if (planes % fabric.planes != 0) {
+      continue;
+    }
     f = fabric;
     f.planes = planes;
     if (lay_out(f, nodes, rails)) {

@@ -9,8 +9,9 @@
 // core groups of NVIDIA's InfiniBand cluster bring-up procedure. When three tiers shared by all
 // rails cannot reach the nodes, the rails are split over planes (fabric_spec.hpp), the fewest
 // that can: a plane of R / planes rails puts that many times more units in a pod, as the
-// multi-plane fat trees of the largest InfiniBand clusters do. Oversubscription, leaf and core,
-// is the fabric's own: 1:1 unless given.
+// multi-plane fat trees of the largest InfiniBand clusters do. A design of several planes by
+// itself (the twin planes of superpod-b300) keeps them, splitting further only in multiples.
+// Oversubscription, leaf and core, is the fabric's own: 1:1 unless given.
 #pragma once
 
 #include "models/fabric/fabric_spec.hpp"

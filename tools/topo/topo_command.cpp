@@ -151,9 +151,10 @@ void print_fabric_text(const models::SystemSpec& spec,
                                 ? fmt::format("{} nodes ({} trays in NVLink domains of {})",
                                               s.nodes, s.nodes * spec.node.trays, spec.node.trays)
                                 : fmt::format("{} nodes", s.nodes);
-  fmt::print(out, "\nFabric: {} on a {}, {} rails, {}, MTU {}\n\n", nodes,
+  fmt::print(out, "\nFabric: {} on a {}, {} rails, {}, MTU {}, {} routing\n\n", nodes,
              three_tiers ? "three-tier leaf/spine/core" : "two-tier leaf/spine",
-             rail_mapping_key(fabric.rails), models::transport_name(fabric.transport), fabric.mtu);
+             rail_mapping_key(fabric.rails), models::transport_name(fabric.transport), fabric.mtu,
+             fabric.routing == models::Routing::kAdaptive ? "adaptive" : "ECMP");
   auto row = [&out](const char* label, const std::string& value) {
     fmt::print(out, "  {:<32}{}\n", label, value);
   };

@@ -154,6 +154,30 @@ TEST(FabricSizing, ASpineAtEachPositionOfEveryPodReachesTheSameCorePlane) {
   }
 }
 
+TEST(FabricSizing, SuperpodB300TakesTheReferenceArchitecturesSpinesInTwinPlanes) {
+  // The DGX SuperPOD B300 RA (Architecture, Table 3): 1, 2, 4, 8 and 16 SUs of 64 nodes have 8,
+  // 16, 32, 64 and 128 spines over 16 leaves a unit (8 rails x 2 planes). An SN5600's 64 x 800GbE
+  // split to 128 x 400GbE: 64 down and 64 up per leaf, and a spine takes 128 / (8 x units) cables
+  // from each leaf of its plane.
+  constexpr int kB300Rails = 16;  // dgx-b300: 8 ConnectX-8, two 400GbE ports each
+  const std::vector<std::pair<int, int>> units_and_spines = {
+      {1, 8}, {2, 16}, {4, 32}, {8, 64}, {16, 128}};
+  for (const auto& [units, spines] : units_and_spines) {
+    const int nodes = 64 * units;
+    const FabricSpec f = fabric_for_nodes(fabric_preset("superpod-b300"), nodes, kB300Rails);
+    EXPECT_EQ(f.tiers, 2) << nodes << " nodes";
+    EXPECT_EQ(f.planes, 2) << nodes << " nodes";
+    EXPECT_EQ(f.spines * f.planes, spines) << nodes << " nodes";
+    const TierPorts p = ports_needed(f, nodes, kB300Rails);
+    EXPECT_EQ(p.leaf, 128) << nodes << " nodes";
+    EXPECT_EQ(p.spine, 128) << nodes << " nodes";
+  }
+  // A 17th unit's leaves do not fit a spine: a third tier, still in two planes.
+  const FabricSpec past = fabric_for_nodes(fabric_preset("superpod-b300"), 1025, kB300Rails);
+  EXPECT_EQ(past.tiers, 3);
+  EXPECT_EQ(past.planes, 2);
+}
+
 TEST(FabricPreset, AnUnknownNameIsToldTheNearest) {
   const std::string error = test::input_error_text([] { (void)fabric_preset("superpod-h10"); });
   EXPECT_NE(error.find("unknown fabric preset 'superpod-h10' (did you mean 'superpod-h100'?)"),
