@@ -18,6 +18,8 @@ namespace railsim::sim {
 namespace {
 
 constexpr std::uint32_t kNoCrossing = 0xffffffffU;
+// A variable's crossings and a link's crossers this long or shorter are searched by a scan.
+constexpr std::size_t kScannedCrossings = 64;
 
 // Order of a variable's members: the first to drain on top (ties by flow slot, so runs repeat).
 constexpr auto kDrainsLater = [](const auto& a, const auto& b) {
@@ -231,6 +233,9 @@ std::uint32_t FlowNetwork::acquire_var() {
 }
 
 void FlowNetwork::release_var(std::uint32_t var) {
+  if (var == stamped_var_) {
+    stamped_var_ = kNoVar;  // the slot may come back as another variable
+  }
   Var& v = vars_[var];
   sim_.cancel(v.drain_event);
   v.in_use = false;
@@ -274,11 +279,28 @@ void FlowNetwork::add_member(std::uint32_t var, std::uint32_t f) {
   }
 }
 
-std::uint32_t FlowNetwork::find_crossing(std::uint32_t var, std::uint32_t link) const {
+std::uint32_t FlowNetwork::find_crossing(std::uint32_t var, std::uint32_t link) {
   // Search whichever list is shorter: a group of thousands of stages crosses thousands of links,
-  // and a busy link is crossed by thousands of variables, but rarely both at once.
+  // and a busy link is crossed by thousands of variables. Where both are long (a group whose
+  // members are adaptive-routing lanes, each crossing spines that every group crosses), index the
+  // variable's crossings by link once, and look up while its members keep joining.
   const Var& v = vars_[var];
   const Link& l = links_[link];
+  if (l.crossers.size() > kScannedCrossings && v.crossings.size() > kScannedCrossings) {
+    if (stamped_var_ != var) {
+      stamps_.resize(links_.size());
+      if (++stamp_generation_ == 0) {  // wrapped: no stamp may look current
+        std::fill(stamps_.begin(), stamps_.end(), Stamp{});
+        stamp_generation_ = 1;
+      }
+      for (std::uint32_t i = 0; i < v.crossings.size(); ++i) {
+        stamps_[v.crossings[i].link] = {stamp_generation_, i};
+      }
+      stamped_var_ = var;
+    }
+    const Stamp& stamp = stamps_[link];
+    return stamp.generation == stamp_generation_ ? stamp.crossing : kNoCrossing;
+  }
   if (l.crossers.size() < v.crossings.size()) {
     for (const Crosser& crosser : l.crossers) {
       if (crosser.var == var) {
@@ -310,9 +332,15 @@ void FlowNetwork::add_crossing(std::uint32_t var, std::uint32_t link) {
   }
   l.crossers.push_back(Crosser{var, static_cast<std::uint32_t>(v.crossings.size())});
   v.crossings.push_back(Crossing{link, 1, static_cast<std::uint32_t>(l.crossers.size() - 1)});
+  if (var == stamped_var_) {
+    stamps_[link] = {stamp_generation_, static_cast<std::uint32_t>(v.crossings.size() - 1)};
+  }
 }
 
 void FlowNetwork::remove_crossing(std::uint32_t var, std::uint32_t link) {
+  if (var == stamped_var_) {
+    stamped_var_ = kNoVar;  // its crossings move
+  }
   Var& v = vars_[var];
   Link& l = links_[link];
   unload(link, v.rate, 1);
@@ -355,6 +383,9 @@ void FlowNetwork::remove_crosser(Link& link, std::uint32_t position) {
 }
 
 void FlowNetwork::remove_crossings(std::uint32_t var) {
+  if (var == stamped_var_) {
+    stamped_var_ = kNoVar;
+  }
   Var& v = vars_[var];
   for (const Crossing& crossing : v.crossings) {
     unload(crossing.link, v.rate, crossing.count);

@@ -284,7 +284,7 @@ class FlowNetwork {
   std::uint32_t acquire_flow();
   void settle(Var& var);
   void settle(Link& link);
-  std::uint32_t find_crossing(std::uint32_t var, std::uint32_t link) const;
+  std::uint32_t find_crossing(std::uint32_t var, std::uint32_t link);
   void add_crossing(std::uint32_t var, std::uint32_t link);
   void remove_crossing(std::uint32_t var, std::uint32_t link);
   // All of them at once, when the variable's last members leave: no search, no compaction.
@@ -325,6 +325,19 @@ class FlowNetwork {
   std::vector<std::uint32_t> link_name_ends_;  // by link, where its name ends in link_names_
   std::vector<Var> vars_;
   std::vector<std::uint32_t> free_vars_;
+
+  // find_crossing's index of one variable's crossings by link, for a variable that crosses many
+  // links joined by flows over links that many variables cross (a group whose members are
+  // adaptive-routing lanes): per link, the stamp of the indexing that saw it and the crossing.
+  struct Stamp {
+    std::uint32_t generation = 0;
+    std::uint32_t crossing = 0;
+  };
+
+  std::vector<Stamp> stamps_;
+  std::uint32_t stamp_generation_ = 0;
+  static constexpr std::uint32_t kNoVar = 0xffffffffU;
+  std::uint32_t stamped_var_ = kNoVar;
   std::vector<std::uint32_t> groups_;  // GroupId -> its rate variable
   std::vector<Flow> flows_;
   std::vector<std::uint32_t> free_flows_;

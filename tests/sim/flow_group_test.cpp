@@ -129,6 +129,44 @@ TEST_F(FlowGroupTest, GroupSpeedsUpWhenItsCappedMemberDrains) {
   expect_at(done[1].drained, 0.14);
 }
 
+TEST_F(FlowGroupTest, ManyGroupsOverManySharedLinksAsAdaptiveRoutingLanes) {
+  // 70 groups of 70 members, member j of every group on spine link j (70 GB/s) and on its
+  // group's own link: each group crosses 71 links and each spine is crossed by 70 groups, past
+  // the length find_crossing scans (it indexes such a group's links). By symmetry every group
+  // runs at 1 GB/s. The last group's member 0 (0.5 GB) leaves at 0.5 s, which leaves spine 0
+  // short of its bound but no group faster (each still crosses 69 full spines). At 0.75 s a
+  // 0.25 GB member joins the last group on spine 69 and its own link: spine 69 carries 71
+  // crossings, so every group runs at 70 / 71 GB/s and all the rest (0.25 GB each) drain at
+  // 0.75 + 0.25 x 71 / 70 s.
+  constexpr int kGroups = 70;
+  std::vector<LinkId> spines;
+  for (int j = 0; j < kGroups; ++j) {
+    spines.push_back(link(70));
+  }
+  LinkId own;
+  GroupId group;
+  for (int g = 0; g < kGroups; ++g) {
+    own = link(1e6);
+    group = net.create_group();
+    for (int j = 0; j < kGroups; ++j) {
+      const Bytes size = g == kGroups - 1 && j == 0 ? bytes(500'000'000) : gb(1);
+      flow_at(us(0), static_cast<std::uint64_t>(g * kGroups + j),
+              member(group, {spines[static_cast<std::size_t>(j)], own}, size));
+    }
+  }
+  constexpr std::uint64_t kLate = kGroups * kGroups;
+  flow_at(ms(750), kLate, member(group, {spines.back(), own}, bytes(250'000'000)));
+  run();
+  const double end = 0.75 + 0.25 * 71.0 / 70.0;
+  expect_at(done[(kGroups - 1) * kGroups].drained, 0.5);
+  expect_at(done[kLate].drained, end);
+  for (std::uint64_t f = 0; f < kLate; ++f) {
+    if (f != (kGroups - 1) * kGroups) {
+      expect_at(done[f].drained, end);
+    }
+  }
+}
+
 TEST_F(FlowGroupTest, EmptiedGroupCanBeReused) {
   // A group drains, then a new stage joins it alone on 50 GB/s: 1 GB in 20 ms.
   const LinkId l = link(50);
