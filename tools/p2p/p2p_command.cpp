@@ -25,6 +25,7 @@
 
 #include <array>
 #include <cmath>
+#include <numeric>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -67,7 +68,8 @@ struct P2pOptions {
   std::optional<int> nodes;  // --nodes, checked against the system
   std::string from_text;
   std::string to_text;
-  int nic = -1;  // -1: the GPU's nearest compute NIC, else NIC 0
+  std::optional<int> nic;  // unset: the GPU's nearest compute NIC, else NIC 0
+  bool all_nics = false;   // --nic all: every compute NIC in turn, as a loop over perftest's -d
   std::string size_text;
   bool all_sizes = false;
   std::int64_t iterations = 0;
@@ -79,10 +81,26 @@ struct P2pOptions {
   std::optional<models::PathClass> gdr_level;  // --gdr-level
 };
 
+// --nic's index: a whole number from 0.
+int parse_nic_index(const std::string& text) {
+  std::size_t used = 0;
+  int index = -1;
+  try {
+    index = std::stoi(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || index < 0) {
+    throw sim::InputError("--nic: expected a compute NIC index from 0, or all, got '" + text + "'");
+  }
+  return index;
+}
+
 // nullopt after --help.
 std::optional<P2pOptions> parse_options(const std::vector<std::string>& args, std::ostream& out) {
   P2pOptions o;
   std::string format;
+  std::string nic;
   int nodes = 0;
   po::options_description options(
       "railsim p2p --system PRESET|FILE [--from NODE[:GPU]] [--to NODE[:GPU]] [-s SIZE | -a] "
@@ -93,7 +111,9 @@ std::optional<P2pOptions> parse_options(const std::vector<std::string>& args, st
       "from", po::value(&o.from_text)->default_value("0"),
       "sender: NODE (host memory) or NODE:GPU")("to", po::value(&o.to_text)->default_value("1"),
                                                 "receiver: NODE or NODE:GPU")(
-      "nic", po::value(&o.nic), "compute NIC index (default: the GPU's nearest, else 0)")(
+      "nic", po::value(&nic),
+      "compute NIC index (default: the GPU's nearest, else 0), or all: each in turn, a port "
+      "check as a loop over ib_write_bw -d DEVICE")(
       "size,s", po::value(&o.size_text),
       "message size, e.g. 65536 or 8M (default 65536 for write_bw, 2 for write_lat)")(
       "all,a", "sweep sizes 2 B to 8 MiB in powers of 2, as perftest's -a")(
@@ -130,6 +150,10 @@ std::optional<P2pOptions> parse_options(const std::vector<std::string>& args, st
     o.nodes = nodes;
   }
   o.all_sizes = vm.count("all") > 0;
+  o.all_nics = nic == "all";
+  if (!nic.empty() && !o.all_nics) {
+    o.nic = parse_nic_index(nic);
+  }
   o.report_gbits = vm.count("report_gbits") > 0;
   return o;
 }
@@ -141,6 +165,7 @@ struct P2pSetup {
   models::Endpoint to;
   std::vector<std::int64_t> sizes;
   std::string nic_name;  // the sender's NIC, as perftest's banner names the device
+  std::vector<std::string> compute_nic_names;  // by compute NIC index
 };
 
 std::vector<std::int64_t> message_sizes(const P2pOptions& o) {
@@ -173,23 +198,23 @@ void choose_nics(const P2pOptions& o, P2pSetup& setup) {
   sim::FlowNetwork probe_net(probe_sim);
   const models::System probe(spec, probe_net);
   const int count = static_cast<int>(probe.compute_nics().size());
+  for (const auto nic : probe.compute_nics()) {
+    setup.compute_nic_names.push_back(spec.node.nics[static_cast<std::size_t>(nic)].name);
+  }
   for (models::Endpoint* e : {&setup.from, &setup.to}) {
-    e->nic = o.nic >= 0
-                 ? o.nic
+    e->nic = o.nic
+                 ? *o.nic
                  : (e->gpu == models::kHostMemory ? 0 : probe.nearest_compute_nic(e->node, e->gpu));
     if (e->nic >= count) {
       throw sim::InputError(
           fmt::format("--nic: {} has {} compute NICs, got {}", o.system_name, count, e->nic));
     }
   }
-  setup.nic_name = spec.node
-                       .nics[static_cast<std::size_t>(
-                           probe.compute_nics()[static_cast<std::size_t>(setup.from.nic)])]
-                       .name;
+  setup.nic_name = setup.compute_nic_names[static_cast<std::size_t>(setup.from.nic)];
 }
 
 P2pSetup set_up(const P2pOptions& o) {
-  P2pSetup setup{models::scenario::system_from_argument(o.system_name), {}, {}, {}, {}};
+  P2pSetup setup{models::scenario::system_from_argument(o.system_name), {}, {}, {}, {}, {}};
   models::SystemSpec& spec = setup.file.system;
   if (o.nodes) {
     apply_nodes_option(spec, *o.nodes, 2);
@@ -262,15 +287,21 @@ void print_band(const std::vector<std::int64_t>& sizes,
   }
 }
 
-void print_json(const P2pOptions& o, nlohmann::ordered_json rows, std::ostream& out) {
-  const nlohmann::ordered_json doc = {
-      {"test", o.test}, {"system", o.system_name}, {"rows", std::move(rows)}};
-  out << doc.dump(2) << "\n";
+// One port's JSON document.
+nlohmann::ordered_json json_doc(const P2pOptions& o,
+                                const P2pSetup& setup,
+                                nlohmann::ordered_json rows) {
+  return {{"test", o.test},
+          {"system", o.system_name},
+          {"device", setup.nic_name},
+          {"rows", std::move(rows)}};
 }
 
+// The perftest block of one port, or with JSON its document added to `docs`.
 void print_latency(const P2pOptions& o,
                    const P2pSetup& setup,
                    const Prediction& p,
+                   nlohmann::ordered_json& docs,
                    std::ostream& out) {
   std::vector<LatencyRow> rows;
   rows.reserve(setup.sizes.size());
@@ -283,7 +314,7 @@ void print_latency(const P2pOptions& o,
       json_rows.push_back(latency_json(r));
     }
     add_band(o, p, json_rows);
-    print_json(o, std::move(json_rows), out);
+    docs.push_back(json_doc(o, setup, std::move(json_rows)));
     return;
   }
   print_banner(out, "RDMA_Write Latency Test", 1, setup.nic_name, o.system_name, setup.from,
@@ -296,6 +327,7 @@ void print_bandwidth(const P2pOptions& o,
                      const P2pSetup& setup,
                      const models::SystemPreparation& prepare,
                      const Prediction& p,
+                     nlohmann::ordered_json& docs,
                      std::ostream& out) {
   std::vector<models::RdmaStreamResult> rows;
   rows.reserve(setup.sizes.size());
@@ -313,7 +345,7 @@ void print_bandwidth(const P2pOptions& o,
                            {"lat_us", r.one_message_us}});
     }
     add_band(o, p, json_rows);
-    print_json(o, std::move(json_rows), out);
+    docs.push_back(json_doc(o, setup, std::move(json_rows)));
     return;
   }
   print_banner(out, "RDMA_Write BW Test", 128, setup.nic_name, o.system_name, setup.from, setup.to);
@@ -334,20 +366,36 @@ int run(const P2pOptions& o, std::ostream& out) {
     apply_profile(*profile, setup.file.system, collectives);
     warn_outside_rdma_range(*profile, setup.sizes);
   }
-  Prediction prediction;
-  prediction.at_profile = figures(o, setup, prepare, setup.file.system);
-  if (profile) {
-    prediction.profile_path = profile->path;
-    prediction.band =
-        one_sigma_band(*profile, setup.file.system, {}, prediction.at_profile,
-                       [&](const models::SystemSpec& system, const models::CollectiveCalibration&) {
-                         return figures(o, setup, prepare, system);
-                       });
+  // Every compute NIC in turn with --nic all (both ends on the same index: its rail), else the
+  // one chosen.
+  std::vector<int> nics = {setup.from.nic};
+  if (o.all_nics) {
+    nics.resize(setup.compute_nic_names.size());
+    std::iota(nics.begin(), nics.end(), 0);
   }
-  if (o.latency) {
-    print_latency(o, setup, prediction, out);
-  } else {
-    print_bandwidth(o, setup, prepare, prediction, out);
+  nlohmann::ordered_json docs = nlohmann::ordered_json::array();
+  for (const int nic : nics) {
+    setup.from.nic = nic;
+    setup.to.nic = nic;
+    setup.nic_name = setup.compute_nic_names[static_cast<std::size_t>(nic)];
+    Prediction prediction;
+    prediction.at_profile = figures(o, setup, prepare, setup.file.system);
+    if (profile) {
+      prediction.profile_path = profile->path;
+      prediction.band = one_sigma_band(
+          *profile, setup.file.system, {}, prediction.at_profile,
+          [&](const models::SystemSpec& system, const models::CollectiveCalibration&) {
+            return figures(o, setup, prepare, system);
+          });
+    }
+    if (o.latency) {
+      print_latency(o, setup, prediction, docs, out);
+    } else {
+      print_bandwidth(o, setup, prepare, prediction, docs, out);
+    }
+  }
+  if (o.format == OutputFormat::kJson) {
+    out << (o.all_nics ? docs : docs.front()).dump(2) << "\n";
   }
   return 0;
 }

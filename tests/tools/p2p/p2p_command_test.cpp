@@ -114,6 +114,31 @@ TEST(P2pCommand, BadArgumentsAreInputErrors) {
   EXPECT_THROW(run_p2p({"--system", "dgx-h100", "-s", "0.3K"}, out), sim::InputError);
   EXPECT_THROW(run_p2p({"--system", "dgx-h100", "--test", "read_bw"}, out), sim::InputError);
   EXPECT_THROW(run_p2p({"--system", "dgx-h100", "--test", "read_lat"}, out), sim::InputError);
+  EXPECT_THROW(run_p2p({"--system", "dgx-h100", "--nic", "first"}, out), sim::InputError);
+  EXPECT_THROW(run_p2p({"--system", "dgx-h100", "--nic", "-1"}, out), sim::InputError);
+  EXPECT_THROW(run_p2p({"--system", "dgx-h100", "--nic", "8"}, out), sim::InputError);
+}
+
+TEST(P2pCommand, EveryPortInTurnFindsTheOneTrainedDown) {
+  // --nic all streams 1 MiB host to host over each compute NIC of two dgx-h100 nodes, as a loop
+  // over ib_write_bw -d: each at its PCIe Gen5 x16 path, 63.015 x 0.78 x 8 = 393.2 Gb/sec, but
+  // mlx5_4, whose cable to its leaf trained at half rate: 400 x 4096 / 4122 (IB's headers at MTU
+  // 4096) / 2 = 198.7 Gb/sec.
+  const std::string path = ::testing::TempDir() + "railsim_p2p_slow_port.json";
+  std::ofstream(path) << R"({"system": {"node": "dgx-h100", "nodes": 2,
+      "faults": [{"link": "n0.mlx5_4>leaf2", "rate_scale": 0.5}]}})";
+  std::ostringstream out;
+  ASSERT_EQ(run_p2p({"--system", path, "--nic", "all", "-s", "1M", "--format", "json"}, out), 0);
+  const nlohmann::json ports = nlohmann::json::parse(out.str());
+  const std::vector<std::string> devices = {"mlx5_0", "mlx5_3", "mlx5_4",  "mlx5_5",
+                                            "mlx5_6", "mlx5_9", "mlx5_10", "mlx5_11"};
+  ASSERT_EQ(ports.size(), devices.size());
+  for (std::size_t k = 0; k < devices.size(); ++k) {
+    EXPECT_EQ(ports[k]["device"], devices[k]);
+    const double expected =
+        devices[k] == "mlx5_4" ? 400.0 * 4096.0 / 4122.0 / 2.0 : 63.0154 * 0.78 * 8;
+    EXPECT_NEAR(ports[k]["rows"][0]["bw_avg_Gbps"].get<double>(), expected, 0.1) << devices[k];
+  }
 }
 
 // Columns of a write_lat row.
