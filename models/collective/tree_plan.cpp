@@ -76,15 +76,21 @@ RankTree rank_tree(const Communicator& comm, const Parents& node_parent, int hea
     tree.parent[at(chain_rank(m, 0))] = chain_rank(up, 0);
     tree.children[at(chain_rank(up, 0))].push_back(chain_rank(m, 0));
   }
-  // Breadth first from the root lists parents before children; reversed, the reduce order.
-  tree.reduce_order.reserve(at(n));
-  tree.reduce_order.push_back(tree.root);
-  for (std::size_t i = 0; i < tree.reduce_order.size(); ++i) {
-    const std::vector<int>& kids = tree.children[at(tree.reduce_order[i])];
-    tree.reduce_order.insert(tree.reduce_order.end(), kids.begin(), kids.end());
-  }
-  std::reverse(tree.reduce_order.begin(), tree.reduce_order.end());
+  tree.reduce_order = reduce_order(tree);
   return tree;
+}
+
+std::vector<int> reduce_order(const RankTree& tree) {
+  // Breadth first from the root lists parents before children; reversed, the reduce order.
+  std::vector<int> order;
+  order.reserve(tree.children.size());
+  order.push_back(tree.root);
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const std::vector<int>& kids = tree.children[at(order[i])];
+    order.insert(order.end(), kids.begin(), kids.end());
+  }
+  std::reverse(order.begin(), order.end());
+  return order;
 }
 
 sim::Bytes TreePlan::channel_bytes(int channel) const {

@@ -48,6 +48,10 @@ struct RankTree {
   std::vector<int> reduce_order;           // every rank after all of its children
 };
 
+// Every member of `tree` after all of its children (breadth first from the root, reversed), from
+// its root and children lists.
+std::vector<int> reduce_order(const RankTree& tree);
+
 // The tree of a channel whose heads are GPU `head_gpu` of every node, over the node tree
 // `node_parent` (one entry per node of `comm`).
 RankTree rank_tree(const Communicator& comm, const Parents& node_parent, int head_gpu);

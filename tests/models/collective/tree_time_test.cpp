@@ -4,6 +4,8 @@
 // counts (rapidcheck).
 #include "models/collective/tree_time.hpp"
 
+#include "tests/models/collective/tree_of.hpp"
+
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
@@ -15,27 +17,7 @@ namespace railsim::models {
 namespace {
 
 using sim::at;
-
-// A tree from each rank's parent (-1 at the root), its lists as rank_tree makes them.
-RankTree tree_of(const Parents& parent) {
-  RankTree tree;
-  tree.parent = parent;
-  tree.children.assign(parent.size(), {});
-  for (std::size_t r = 0; r < parent.size(); ++r) {
-    if (parent[r] < 0) {
-      tree.root = static_cast<int>(r);
-    } else {
-      tree.children[at(parent[r])].push_back(static_cast<int>(r));
-    }
-  }
-  tree.reduce_order = {tree.root};
-  for (std::size_t i = 0; i < tree.reduce_order.size(); ++i) {
-    const std::vector<int>& kids = tree.children[at(tree.reduce_order[i])];
-    tree.reduce_order.insert(tree.reduce_order.end(), kids.begin(), kids.end());
-  }
-  std::reverse(tree.reduce_order.begin(), tree.reduce_order.end());
-  return tree;
-}
+using testing::tree_of;
 
 // The recurrence of tree_time.hpp, one chunk at a time over every edge: per edge, when its
 // latest chunk left (`end`), when that chunk's first byte can be forwarded (`opened`, streamed
