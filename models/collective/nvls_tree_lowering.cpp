@@ -6,6 +6,7 @@
 #include "models/collective/channel_timing.hpp"
 #include "models/collective/connection_routes.hpp"
 #include "models/collective/nvls_lowering.hpp"
+#include "models/collective/nvls_tree_time.hpp"
 #include "models/collective/ring_layout.hpp"
 #include "sim/assert.hpp"
 #include "sim/index.hpp"
@@ -141,12 +142,12 @@ ChannelLayout channel_layout(const NvlsTreePlan& plan, const RankTree& tree) {
   return layout;
 }
 
-// The NVLS Tree side of its channels' timing (channel_timing.hpp): the recurrence of the header,
-// a node's operations of a loop timed by the loop's largest piece, each the slower of its two
-// parts. Slice sharing moves each part of a loop as one transfer split over its ports (lanes),
-// each lane carrying the loop's pieces in wire bytes: every head's on every GPU's port (reads,
-// multicast), or the head's own on its port (returns, writes). So every port carries what the
-// chunk run's operations put on it, when they do.
+// The NVLS Tree side of its channels' timing (channel_timing.hpp): the recurrence of the header
+// (nvls_tree_time.hpp), a node's operations of a loop timed by the loop's largest piece, each the
+// slower of its two parts. Slice sharing moves each part of a loop as one transfer split over its
+// ports (lanes), each lane carrying the loop's pieces in wire bytes: every head's on every GPU's
+// port (reads, multicast), or the head's own on its port (returns, writes). So every port carries
+// what the chunk run's operations put on it, when they do.
 struct NvlsTreeChannels final : ChannelModel {
   NvlsTreePlan plan;
   std::array<ChannelLayout, 2> layouts;  // by tree
@@ -174,75 +175,31 @@ struct NvlsTreeChannels final : ChannelModel {
   std::size_t recurrence_shape(int channel) const override { return shapes[at(channel)]; }
 
   double recurrence_seconds(int c, std::span<const double> seconds_per_byte) const override {
-    const RankTree& tree = plan.tree(c);
     const ChannelLayout& layout = this->layout(c);
-    const std::vector<double>& up_delay = up_delay_s[at(c)];
-    const std::vector<double>& down_delay = down_delay_s[at(c)];
-    const std::vector<sim::Bytes>& own = pieces[at(c)];
-    const std::size_t heads = at(plan.heads());
-    const std::size_t nodes = at(plan.nodes());
-    // The end of each step's latest piece: per node, per head x nodes + node.
-    std::vector<double> reduce(nodes, 0.0);
-    std::vector<double> store(nodes, 0.0);
-    std::vector<double> up(heads * nodes, 0.0);
-    std::vector<double> down(heads * nodes, 0.0);
-    std::vector<double> result(nodes, 0.0);  // when the loop's last head holds the result
-    double held = 0.0;
-    // Pieces of no bytes take no time, whatever the rate.
-    const auto tau = [&](sim::Bytes bytes, std::uint32_t p) {
-      return bytes.count > 0 ? static_cast<double>(bytes.count) * seconds_per_byte[p] : 0.0;
+    const std::size_t nodes = layout.parts.size();
+    const std::size_t cells = layout.up.size();
+    NvlsTreePaces paces;
+    paces.switch_delay_s = switch_delay_s;
+    paces.up_delay_s = up_delay_s[at(c)];
+    paces.down_delay_s = down_delay_s[at(c)];
+    const auto pace = [&](std::size_t node, SwitchPart part) {
+      return seconds_per_byte[layout.parts[node][static_cast<std::size_t>(part)]];
     };
-    for (std::size_t first = 0; first < own.size(); first += heads) {
-      const sim::Bytes largest =
-          *std::max_element(own.begin() + static_cast<std::ptrdiff_t>(first),
-                            own.begin() + static_cast<std::ptrdiff_t>(first + heads));
-      for (std::size_t m = 0; m < nodes; ++m) {
-        const std::array<std::uint32_t, 4>& parts = layout.parts[m];
-        reduce[m] += std::max(tau(largest, parts[static_cast<std::size_t>(SwitchPart::kReads)]),
-                              tau(largest, parts[static_cast<std::size_t>(SwitchPart::kReturns)]));
-      }
-      std::fill(result.begin(), result.end(), 0.0);
-      for (std::size_t h = 0; h < heads; ++h) {
-        const sim::Bytes piece = own[first + h];
-        const std::size_t base = h * nodes;
-        const auto ready = [&](int node) {
-          double t = reduce[at(node)] + switch_delay_s;
-          for (const int child : tree.children[at(node)]) {
-            t = std::max(t, up[base + at(child)] + up_delay[base + at(child)]);
-          }
-          return t;
-        };
-        for (const int m : tree.reduce_order) {
-          if (m != tree.root) {
-            const std::size_t cell = base + at(m);
-            up[cell] = std::max(up[cell], ready(m)) + tau(piece, layout.up[cell]);
-          }
-        }
-        const double root_ready = ready(tree.root);
-        const auto held_result = [&](int node) {
-          const std::size_t cell = base + at(node);
-          return node == tree.root ? root_ready : down[cell] + down_delay[cell];
-        };
-        for (auto it = tree.reduce_order.rbegin(); it != tree.reduce_order.rend(); ++it) {
-          if (*it != tree.root) {
-            const std::size_t cell = base + at(*it);
-            down[cell] = std::max(down[cell], held_result(tree.parent[at(*it)])) +
-                         tau(piece, layout.down[cell]);
-          }
-        }
-        for (std::size_t m = 0; m < nodes; ++m) {
-          result[m] = std::max(result[m], held_result(static_cast<int>(m)));
-        }
-      }
-      for (std::size_t m = 0; m < nodes; ++m) {
-        const std::array<std::uint32_t, 4>& parts = layout.parts[m];
-        store[m] = std::max(store[m], result[m]) +
-                   std::max(tau(largest, parts[static_cast<std::size_t>(SwitchPart::kWrites)]),
-                            tau(largest, parts[static_cast<std::size_t>(SwitchPart::kMulticast)]));
-        held = std::max(held, store[m] + switch_delay_s);
-      }
+    for (std::size_t m = 0; m < nodes; ++m) {
+      paces.reduce_s_per_byte.push_back(
+          std::max(pace(m, SwitchPart::kReads), pace(m, SwitchPart::kReturns)));
+      paces.store_s_per_byte.push_back(
+          std::max(pace(m, SwitchPart::kWrites), pace(m, SwitchPart::kMulticast)));
     }
-    return held;
+    const auto edge_pace = [&](std::uint32_t position) {
+      return position == kNoEdge ? 0.0 : seconds_per_byte[position];
+    };
+    paces.up_s_per_byte.resize(cells);
+    paces.down_s_per_byte.resize(cells);
+    std::transform(layout.up.begin(), layout.up.end(), paces.up_s_per_byte.begin(), edge_pace);
+    std::transform(layout.down.begin(), layout.down.end(), paces.down_s_per_byte.begin(),
+                   edge_pace);
+    return nvls_tree_channel_seconds(plan.tree(c), plan.heads(), pieces[at(c)], paces);
   }
 
   // Nothing is held before the last byte has left.

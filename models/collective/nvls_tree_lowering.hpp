@@ -33,10 +33,12 @@
 //   result(m) = ready(root) at the root, else down(m) + d
 //   down(m)   = max(down'(m), result(parent)) + tau
 //   store(m)  = max(store'(m), result(m) of every head) + tau, held at store(m) + d
-// (primes: the same step's previous piece), the chunk run's dependencies step for step.
+// (primes: the same step's previous piece), the chunk run's dependencies step for step; solved in
+// closed form over the leading loops that are alike (nvls_tree_time.hpp).
 //
 // Cost: one flow per edge, lane and queue pair and one per port, whatever the size, plus the
-// recurrence (a few operations per piece, node and head) and, where it runs, slice sharing (an
+// recurrence (a few operations per node and head for the loops alike, and per piece for the last
+// few) and, where it runs, slice sharing (an
 // event per start and drain of each edge's piece and each node's operation part per loop).
 #pragma once
 
