@@ -11,11 +11,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <map>
 #include <memory>
 #include <optional>
 #include <span>
-#include <tuple>
+#include <utility>
+#include <vector>
 
 namespace railsim::models {
 namespace {
@@ -139,10 +139,8 @@ GroupPipeline ring_pipeline(const System& system,
   ring->post.resize(at(channels));
   GroupPipeline pipeline;
   pipeline.channels.resize(at(channels));
-  std::map<
-      std::tuple<std::vector<sim::Duration>, std::vector<sim::Duration>, std::vector<sim::Bytes>>,
-      std::size_t>
-      shapes;
+  // The first channel of each shape, with its pieces.
+  std::vector<std::pair<std::size_t, std::vector<sim::Bytes>>> shapes;
   for (int c = 0; c < channels; ++c) {
     const RingPipeline pipe = models::pipeline(plan, c);
     std::vector<std::vector<std::uint32_t>> flat_paths(at(connections));
@@ -185,9 +183,15 @@ GroupPipeline ring_pipeline(const System& system,
     std::vector<sim::Bytes> pieces = plan.loop_pieces(c);
     // Channels that cross the same hops' delays and posts with the same pieces time alike: on a
     // uniform fabric every channel is one recurrence.
-    const auto [first, added] =
-        shapes.try_emplace(std::tuple(ring->delay[at(c)], ring->post[at(c)], pieces), at(c));
-    ring->shape.push_back(first->second);
+    const auto same = std::find_if(shapes.begin(), shapes.end(), [&](const auto& shape) {
+      const auto& [first, first_pieces] = shape;
+      return ring->delay[first] == ring->delay[at(c)] && ring->post[first] == ring->post[at(c)] &&
+             first_pieces == pieces;
+    });
+    ring->shape.push_back(same == shapes.end() ? at(c) : same->first);
+    if (ring->shape.back() == at(c)) {
+      shapes.emplace_back(at(c), pieces);
+    }
     if (shared) {
       ring->pieces.push_back(std::move(pieces));
     }

@@ -66,39 +66,64 @@ SliceSharing::SliceSharing(const sim::FlowNetwork& network,
     link_capacity_[link] =
         network.link(sim::LinkId{static_cast<std::uint32_t>(link)}).capacity.bytes_per_s;
   }
-  alone_rates_.reserve(kept_.size());
-  for (const SharingConnection& c : kept_) {
-    double fastest = 0.0;  // wire B/s, over its routes
-    for (const SharingRoute& route : c.routes) {
-      const auto lanes = static_cast<double>(route.lanes.size());
-      double lane_share = c.cap * wire_factor_ / lanes;
-      for (const auto& [link, own] : lanes_on(route)) {
-        lane_share = std::min(lane_share, link_capacity_[link] / own);
+}
+
+const std::vector<std::vector<SliceSharing::LaneCounts>>& SliceSharing::lane_counts() {
+  if (lane_counts_.empty()) {
+    lane_counts_.reserve(kept_.size());
+    for (const SharingConnection& c : kept_) {
+      std::vector<LaneCounts>& routes = lane_counts_.emplace_back();
+      for (const SharingRoute& route : c.routes) {
+        routes.push_back(lanes_on(route));
       }
-      fastest = std::max(fastest, lane_share * lanes);
     }
-    alone_rates_.push_back(fastest / wire_factor_);
   }
+  return lane_counts_;
+}
+
+const std::vector<double>& SliceSharing::alone_rates() {
+  RAILSIM_ASSERT(!prepared_ || alone_rates_.size() == connection_count_,
+                 "the alone rates are worked out before the sharing is prepared");
+  if (alone_rates_.empty()) {
+    const std::vector<std::vector<LaneCounts>>& counts = lane_counts();
+    alone_rates_.reserve(kept_.size());
+    for (std::size_t i = 0; i < kept_.size(); ++i) {
+      const SharingConnection& c = kept_[i];
+      double fastest = 0.0;  // wire B/s, over its routes
+      for (std::size_t r = 0; r < c.routes.size(); ++r) {
+        const auto lanes = static_cast<double>(c.routes[r].lanes.size());
+        double lane_share = c.cap * wire_factor_ / lanes;
+        for (const auto& [link, own] : counts[i][r]) {
+          lane_share = std::min(lane_share, link_capacity_[link] / own);
+        }
+        fastest = std::max(fastest, lane_share * lanes);
+      }
+      alone_rates_.push_back(fastest / wire_factor_);
+    }
+  }
+  return alone_rates_;
 }
 
 void SliceSharing::prepare() {
+  lane_counts();
+  const std::vector<std::vector<LaneCounts>> counts = std::move(lane_counts_);
   std::vector<SharingConnection> connections = std::move(kept_);
   const std::size_t link_count = link_capacity_.size();
   // Per connection and link, the most lanes of one of its routes that cross it; per link, the
   // sum over connections: the most lanes that can ever share it.
   std::vector<std::uint32_t> most(link_count, 0);
   std::vector<std::uint32_t> own(link_count, 0);
-  const auto count_own = [&](const SharingConnection& c, bool add) {
-    for (const SharingRoute& route : c.routes) {
-      for (const auto& [link, lanes] : lanes_on(route)) {
+  const auto count_own = [&](std::size_t i, bool add) {
+    for (const LaneCounts& route : counts[i]) {
+      for (const auto& [link, lanes] : route) {
         own[link] = add ? std::max(own[link], lanes) : 0;
       }
     }
   };
-  for (const SharingConnection& c : connections) {
-    count_own(c, true);
-    for (const SharingRoute& route : c.routes) {
-      for (const auto& [link, lanes] : lanes_on(route)) {
+  for (std::size_t i = 0; i < connections.size(); ++i) {
+    count_own(i, true);
+    for (const LaneCounts& route : counts[i]) {
+      for (const auto& [link, lanes] : route) {
         most[link] += own[link];
         own[link] = 0;
       }
@@ -118,17 +143,17 @@ void SliceSharing::prepare() {
     out.post_every = c.post_every;
     out.first_slot = static_cast<std::uint32_t>(slots_);
     slots_ += out.inputs.size();
-    count_own(c, true);
+    count_own(i, true);
     double rerated = 0.0;  // the most connections one transfer's start or drain re-rates
-    for (const SharingRoute& route : c.routes) {
+    for (std::size_t r = 0; r < c.routes.size(); ++r) {
+      const SharingRoute& route = c.routes[r];
       RAILSIM_ASSERT(!route.lanes.empty(), "a route has a lane");
       Route& into = out.routes.emplace_back();
       into.lanes = static_cast<std::uint32_t>(route.lanes.size());
       into.delay_s = route.delay_s;
       into.lane_share = c.cap * wire_factor_ / into.lanes;
-      const auto counted = lanes_on(route);
-      std::vector<std::pair<std::uint32_t, std::uint32_t>> contested;
-      for (const auto& [link, lanes] : counted) {
+      LaneCounts contested;
+      for (const auto& [link, lanes] : counts[i][r]) {
         const double capacity = link_capacity_[link];
         if (most[link] == own[link]) {
           // Only this connection's own lanes ever cross it: a fixed share.
@@ -153,7 +178,7 @@ void SliceSharing::prepare() {
       rerated = std::max(rerated, crossers);
     }
     work_ += static_cast<double>(c.transfers) * (1.0 + rerated);
-    count_own(c, false);
+    count_own(i, false);
   }
   users_.resize(connections_.size());
   for (std::size_t i = 0; i < connections_.size(); ++i) {

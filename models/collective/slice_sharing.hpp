@@ -44,6 +44,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <utility>
 #include <vector>
 
 namespace railsim::models {
@@ -95,7 +96,7 @@ using TransferBytes = std::function<sim::Bytes(std::size_t connection, std::int6
 class SliceSharing {
  public:
   // Keeps the connections and the links' capacities as `network` has them now. Which links can
-  // bind is worked out on the first held_seconds: most plans never need the sharing run
+  // bind is worked out on the first held_seconds or work: most plans never need the sharing run
   // (kSliceSharingTolerance), and that analysis costs more than the recurrence that rules it out.
   // Payload moves as wire_factor wire bytes per byte (rounded up per transfer, as the chunk run
   // sends it); `streams`: the protocol forwards data as it arrives.
@@ -113,8 +114,9 @@ class SliceSharing {
   // Per connection, payload B/s: the fastest any of its transfers can move, alone on its links
   // (its cap, and each lane's links split among the route's own lanes). A sharing run never
   // moves a connection faster than this or its floor, so the recurrence at those rates bounds
-  // the run from below (channel_timing.hpp).
-  const std::vector<double>& alone_rates() const { return alone_rates_; }
+  // the run from below (channel_timing.hpp). Worked out on the first call, which comes before
+  // any held_seconds or work.
+  const std::vector<double>& alone_rates();
 
   // What a sharing run costs, in re-rated connections: each connection's transfers times the
   // lanes that can cross its route's contested links (each of its starts and drains re-rates
@@ -122,6 +124,13 @@ class SliceSharing {
   double work();
 
  private:
+  // Per link a route crosses, by link index: how many of its lanes cross it.
+  using LaneCounts = std::vector<std::pair<std::uint32_t, std::uint32_t>>;
+
+  // Per kept connection and route, its LaneCounts, worked out once for the alone rates and the
+  // preparation.
+  const std::vector<std::vector<LaneCounts>>& lane_counts();
+
   // Builds connections_, shared_capacity_ and users_ from the kept connections.
   void prepare();
 
@@ -151,6 +160,7 @@ class SliceSharing {
 
   std::vector<SharingConnection> kept_;  // until prepare()
   std::vector<double> link_capacity_;    // per link, wire B/s, as constructed; until prepare()
+  std::vector<std::vector<LaneCounts>> lane_counts_;  // until prepare()
   std::size_t connection_count_ = 0;
   std::vector<double> alone_rates_;
   bool prepared_ = false;
