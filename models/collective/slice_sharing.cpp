@@ -220,6 +220,10 @@ struct SliceSharing::Run {
   // Per shared link: the lanes sending on it, and the connections they belong to.
   std::vector<std::uint32_t> lanes_on;
   std::vector<std::vector<std::uint32_t>> sending;
+  // Per connection: the last share() that re-rated it, so that one crossing several of the
+  // changed links (a switch operation's lanes, every GPU's port) is re-rated once.
+  std::vector<std::uint64_t> rerated;
+  std::uint64_t shares = 0;
   // Per (connection, input): the input's transfers held so far and not yet forwarded, with
   // when they are held; streamed, those started so far, with when their first byte can be
   // forwarded.
@@ -245,6 +249,7 @@ struct SliceSharing::Run {
         free(s.connections_.size(), 0.0),
         lanes_on(s.shared_capacity_.size(), 0),
         sending(s.shared_capacity_.size()),
+        rerated(s.connections_.size(), 0),
         sent(s.slots_),
         landed(s.streams_ ? s.slots_ : 0),
         unheld(s.streams_ ? s.connections_.size() : 0),
@@ -409,9 +414,11 @@ struct SliceSharing::Run {
         on.pop_back();
       }
     }
+    ++shares;
     for (const SharedLink& s : r.shared) {
       for (const std::uint32_t x : sending[s.link]) {
-        if (x != i) {
+        if (x != i && rerated[x] != shares) {
+          rerated[x] = shares;
           reschedule(x, now);
         }
       }

@@ -59,7 +59,11 @@ inline constexpr std::int64_t kSliceSharingLimit = 20'000'000;
 // this close for every channel, sharing cannot move the result by more, and the channels' timing
 // skips it (channel_timing.hpp): bandwidth-bound plans, whose fill and stalls are a small part of
 // their time, and plans whose connections all get their floor alone (an uncontested fabric).
-inline constexpr double kSliceSharingTolerance = 0.005;
+// 2%: the most two timing paths may differ by on one call (docs/validation.md); the recurrence
+// with even shares that stands in lies between the bounds. A fault on one port of a 10-node
+// DGX H100 cluster puts its 2 GiB NVLS Tree AllReduce's bounds 0.75% apart: sharing cost 0.5
+// CPU-s there, and moved the time by 0.16%.
+inline constexpr double kSliceSharingTolerance = 0.02;
 
 // A sharing run re-rates the connections that contest a link each time one of them starts or
 // drains a transfer: cost grows with transfers times contenders, not transfers alone (a GB200
