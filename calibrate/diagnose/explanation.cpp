@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <numeric>
 
 namespace railsim::calibrate::diagnose {
 namespace {
@@ -56,33 +57,116 @@ double log_error(double measured, double predicted) {
   return e * e;
 }
 
-}  // namespace
+// Whether any of the faults can change measurement i.
+bool touched(const ExplanationContext& c, const Explanation& e, std::size_t i) {
+  return std::any_of(e.faults.begin(), e.faults.end(), [&](const ElementFault& f) {
+    return touches(f, c.measurements[i], c.crossed[i]);
+  });
+}
 
-Explanation explain(const ExplanationContext& c, std::vector<ElementFault> faults) {
-  Explanation e{std::move(faults), c.healthy, 0.0, 0.0};
+// Predicts the rows `which` selects that the faults touch into e.predicted; sets SSE
+// kImpossible when one cannot run with them (the fault leaves it no way).
+template <class Which>
+void predict_rows(const ExplanationContext& c, Explanation& e, const Which& which) {
   const fit::FaultedDesign faulty = fit::with_faults(c.model, e.faults);
   for (std::size_t i = 0; i < c.measurements.size(); ++i) {
-    const Measurement& m = c.measurements[i];
-    if (std::any_of(e.faults.begin(), e.faults.end(),
-                    [&m](const ElementFault& f) { return contradicted(f, m); })) {
-      e.sse = kImpossible;
-      return e;
-    }
-    if (std::none_of(e.faults.begin(), e.faults.end(),
-                     [&](const ElementFault& f) { return touches(f, m, c.crossed[i]); })) {
-      continue;  // the design's own prediction stands
+    if (!which(i) || !touched(c, e, i)) {
+      continue;  // the design's own prediction stands, or is left for complete()
     }
     try {
-      e.predicted[i] = fit::predict(faulty.model, m, faulty.prepare);
+      e.predicted[i] = fit::predict(faulty.model, c.measurements[i], faulty.prepare);
     } catch (const sim::InputError&) {
-      e.sse = kImpossible;  // the fault leaves the measurement no way to run
-      return e;
+      e.sse = kImpossible;
+      return;
     }
   }
+}
+
+// The squared log errors of the rows `which` selects.
+template <class Which>
+double sse_of(const ExplanationContext& c, const Explanation& e, const Which& which) {
+  double sse = 0.0;
   for (std::size_t i = 0; i < c.measurements.size(); ++i) {
-    e.sse += log_error(c.measurements[i].measured, e.predicted[i]);
+    if (which(i)) {
+      sse += log_error(c.measurements[i].measured, e.predicted[i]);
+    }
+  }
+  return sse;
+}
+
+// Whether a measurement rules the faults out.
+bool ruled_out(const Explanation& e, const Measurement& m) {
+  return std::any_of(e.faults.begin(), e.faults.end(),
+                     [&m](const ElementFault& f) { return contradicted(f, m); });
+}
+
+}  // namespace
+
+Explanation screen(const ExplanationContext& c,
+                   std::vector<ElementFault> faults,
+                   const std::vector<std::size_t>& rows) {
+  Explanation e{std::move(faults), c.healthy, 0.0, 0.0};
+  if (std::any_of(c.measurements.begin(), c.measurements.end(),
+                  [&e](const Measurement& m) { return ruled_out(e, m); })) {
+    e.sse = kImpossible;
+    return e;
+  }
+  std::vector<bool> in_rows(c.measurements.size(), false);
+  for (const std::size_t i : rows) {
+    in_rows[i] = true;
+  }
+  predict_rows(c, e, [&](std::size_t i) { return in_rows[i]; });
+  if (e.sse < kImpossible) {
+    e.sse = sse_of(c, e, [&](std::size_t i) { return in_rows[i] || !touched(c, e, i); });
   }
   return e;
+}
+
+void complete(const ExplanationContext& c,
+              Explanation& screened,
+              const std::vector<std::size_t>& rows) {
+  if (!(screened.sse < kImpossible)) {
+    return;
+  }
+  std::vector<bool> in_rows(c.measurements.size(), false);
+  for (const std::size_t i : rows) {
+    in_rows[i] = true;
+  }
+  predict_rows(c, screened, [&](std::size_t i) { return !in_rows[i]; });
+  if (screened.sse < kImpossible) {
+    screened.sse = sse_of(c, screened, [](std::size_t) { return true; });
+  }
+}
+
+Explanation explain(const ExplanationContext& c, std::vector<ElementFault> faults) {
+  std::vector<std::size_t> every(c.measurements.size());
+  std::iota(every.begin(), every.end(), std::size_t{0});
+  return screen(c, std::move(faults), every);
+}
+
+std::vector<std::size_t> screen_rows(const std::vector<Measurement>& measurements) {
+  std::vector<std::size_t> rows;
+  for (std::size_t i = 0; i < measurements.size(); ++i) {
+    const Measurement& m = measurements[i];
+    if (m.kind != MeasurementKind::kCollectiveTime) {
+      rows.push_back(i);
+      continue;
+    }
+    const auto same_run = [&m](const Measurement& o) {
+      return o.kind == m.kind && o.op == m.op && o.nodes == m.nodes &&
+             o.gpus_per_node == m.gpus_per_node && o.node_ids == m.node_ids &&
+             o.gpu_ids == m.gpu_ids && o.algorithm == m.algorithm;
+    };
+    const auto larger =
+        std::find_if(measurements.begin(), measurements.end(), [&](const Measurement& o) {
+          return same_run(o) &&
+                 (o.size_bytes > m.size_bytes || (o.size_bytes == m.size_bytes && &o < &m));
+        });
+    if (larger == measurements.end()) {
+      rows.push_back(i);  // the run's largest size, its first row of that size
+    }
+  }
+  return rows;
 }
 
 bool is_rate(FaultKind kind) {

@@ -10,6 +10,7 @@
 #include "calibrate/fit/model_parameters.hpp"
 #include "models/fault/element_fault.hpp"
 
+#include <cstddef>
 #include <limits>
 #include <string>
 #include <utility>
@@ -47,6 +48,23 @@ struct ExplanationContext {
 // when a measurement contradicts them (an RDMA pair measured over a NIC that is down) or cannot
 // run with them.
 Explanation explain(const ExplanationContext& context, std::vector<models::ElementFault> faults);
+
+// The rows a screen predicts (diagnose's bound, fault_diagnosis.hpp): the largest size of each
+// collective run (its op, node count, GPUs per node and placement), where a rate fault shows
+// most, and every RDMA row.
+std::vector<std::size_t> screen_rows(const std::vector<fit::Measurement>& measurements);
+
+// explain() on `rows` only: the other rows keep the design's predictions, and `sse` is a lower
+// bound on the explanation's: the squared errors of `rows` and of the rows the faults cannot
+// touch, every other row adding at least 0. kImpossible as explain() gives it.
+Explanation screen(const ExplanationContext& context,
+                   std::vector<models::ElementFault> faults,
+                   const std::vector<std::size_t>& rows);
+
+// A screened explanation made whole: every row the faults touch predicted, and its SSE.
+void complete(const ExplanationContext& context,
+              Explanation& screened,
+              const std::vector<std::size_t>& rows);
 
 // Whether faults of the kind are a rate (a port, PCIe link or switch cable at a scale), whose
 // scale the diagnosis fits.

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
+#include <numeric>
 #include <optional>
 #include <utility>
 
@@ -22,6 +23,10 @@ using models::ElementFault;
 // Explanations whose predictions all agree within 1% cannot be told apart by measurements whose
 // noise is of that order (perftest's run-to-run spread is ~0.5%, nccl-tests' ~1%).
 constexpr double kEquivalentLogError = 0.01;
+
+// Screened single faults completed per batch: a constant, so that which are completed does not
+// depend on the threads.
+constexpr std::size_t kCompletedPerBatch = 8;
 
 // Runs `work(i)` for i in [0, count) with the options' loop; results go by index, so the
 // outcome does not depend on its order or threads.
@@ -156,6 +161,100 @@ bool equivalent(const Explanation& a, const Explanation& b) {
   return true;
 }
 
+// Among the completed, in SSE order: the heads of the groups of equivalent explanations up to
+// the first one by which `needed` groups and `needed` distinct elements have been seen; empty
+// while fewer are done. A candidate whose SSE is above the last head's cannot be fitted or
+// listed but as a member of one of those groups.
+std::vector<const Explanation*> leading_heads(std::vector<const Explanation*> done,
+                                              std::size_t needed) {
+  std::stable_sort(done.begin(), done.end(),
+                   [](const Explanation* a, const Explanation* b) { return a->sse < b->sse; });
+  std::vector<const Explanation*> heads;
+  std::vector<const Explanation*> elements;
+  for (const Explanation* e : done) {
+    if (!(e->sse < kImpossible)) {
+      break;
+    }
+    if (std::none_of(heads.begin(), heads.end(),
+                     [&](const Explanation* h) { return equivalent(*h, *e); })) {
+      heads.push_back(e);
+    }
+    if (std::none_of(elements.begin(), elements.end(), [&](const Explanation* x) {
+          return same_element(x->faults[0], e->faults[0]);
+        })) {
+      elements.push_back(e);
+    }
+    if (heads.size() >= needed && elements.size() >= needed) {
+      heads.push_back(e);  // the last one reached, whose SSE bounds the rest
+      return heads;
+    }
+  }
+  return {};
+}
+
+// Whether screened candidate `e` may be equivalent to `head`: within kEquivalentLogError of it on
+// every row screened, and its bound within what equivalence allows over all rows (each row's log
+// error differing by at most kEquivalentLogError).
+bool may_join(const Explanation& e, const Explanation& head, const std::vector<std::size_t>& rows) {
+  const double rows_all = static_cast<double>(e.predicted.size());
+  const double root = std::sqrt(head.sse) + kEquivalentLogError * std::sqrt(rows_all);
+  return e.faults.size() == head.faults.size() && e.sse <= root * root &&
+         std::all_of(rows.begin(), rows.end(), [&](std::size_t i) {
+           return std::abs(std::log(e.predicted[i] / head.predicted[i])) <= kEquivalentLogError;
+         });
+}
+
+// Completes the screened single faults (explanation.hpp) in the order of their bounds, a batch
+// at a time, until the next bound is above the SSE of leading_heads' last; then those left that
+// may join a leading group; marks the rest kImpossible (out of the ranking). Returns how many it
+// completed.
+int complete_in_bound_order(const ExplanationContext& c,
+                            const std::vector<std::size_t>& rows,
+                            std::size_t needed,
+                            const DiagnosisOptions& options,
+                            std::vector<Explanation>& singles) {
+  std::vector<std::size_t> order(singles.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return singles[a].sse < singles[b].sse; });
+  std::vector<const Explanation*> done;
+  const auto complete_all = [&](const std::vector<std::size_t>& which) {
+    for_each_index(which.size(), options,
+                   [&](std::size_t k) { complete(c, singles[which[k]], rows); });
+    for (const std::size_t i : which) {
+      done.push_back(&singles[i]);
+    }
+  };
+  std::vector<const Explanation*> heads;
+  std::size_t next = 0;
+  for (; next < order.size() && singles[order[next]].sse < kImpossible;
+       next += kCompletedPerBatch) {
+    heads = leading_heads(done, needed);
+    if (!heads.empty() && singles[order[next]].sse > heads.back()->sse) {
+      break;
+    }
+    const auto from = order.begin() + static_cast<std::ptrdiff_t>(next);
+    complete_all({from, from + static_cast<std::ptrdiff_t>(
+                                   std::min(kCompletedPerBatch, order.size() - next))});
+  }
+  heads = leading_heads(done, needed);
+  if (!heads.empty()) {
+    heads.pop_back();  // the last one reached is a bound, not a head
+  }
+  std::vector<std::size_t> joining;
+  for (std::size_t k = std::min(next, order.size()); k < order.size(); ++k) {
+    const Explanation& e = singles[order[k]];
+    if (std::any_of(heads.begin(), heads.end(),
+                    [&](const Explanation* h) { return may_join(e, *h, rows); })) {
+      joining.push_back(order[k]);
+    } else {
+      singles[order[k]].sse = kImpossible;
+    }
+  }
+  complete_all(joining);
+  return static_cast<int>(done.size());
+}
+
 // Drops the impossible explanations, orders the rest by the criterion over `n` measurements at
 // `per_fault` a fault (header), then groups the equivalent ones, numbered in rank order by their
 // best member.
@@ -195,9 +294,15 @@ Diagnosis diagnose(const CalibratedModel& model,
   const ExplanationContext c{model, d.measurements, d.design, traffic.crossed};
 
   const std::vector<ElementFault> space = fault_space(model.system, traffic.cables, options.scales);
+  const std::vector<std::size_t> rows = screen_rows(d.measurements);
   std::vector<Explanation> singles(space.size());
   for_each_index(space.size(), options,
-                 [&](std::size_t i) { singles[i] = explain(c, {space[i]}); });
+                 [&](std::size_t i) { singles[i] = screen(c, {space[i]}, rows); });
+  d.screened = static_cast<int>(space.size());
+  d.screen_rows = static_cast<int>(rows.size());
+  d.completed = complete_in_bound_order(
+      c, rows, static_cast<std::size_t>(std::max(0, options.fitted + options.listed)), options,
+      singles);
   std::vector<Explanation> best = best_of_each_element(std::move(singles));
   const std::size_t fitted = std::min(best.size(), static_cast<std::size_t>(options.fitted));
   const std::size_t fits = fit_best(c, fitted, options, best);

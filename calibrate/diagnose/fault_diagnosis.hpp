@@ -26,6 +26,7 @@ struct DiagnosisOptions {
   // The rate scales every port, PCIe and cable candidate is tried at before the best are fitted.
   std::vector<double> scales = {0.75, 0.5, 0.25};
   int fitted = 6;      // the single faults whose scales are fitted, and paired with each other
+  int listed = 5;      // the groups of explanations the caller lists (railsim diagnose --top)
   IndexLoop for_each;  // how the model runs are spread (railsim diagnose: its parallel loop)
 };
 
@@ -34,7 +35,10 @@ struct Diagnosis {
   std::vector<std::string> notes;              // those it could not, and why
   std::vector<double> design;                  // the design's prediction of each measurement
   int candidates = 0;                          // explanations evaluated
-  std::vector<Explanation> ranked;             // best first, one per fault set
+  int screened = 0;                 // single faults screened on screen_rows (explanation.hpp)
+  int screen_rows = 0;              // how many rows the screen predicts
+  int completed = 0;                // of those screened, how many were then predicted in full
+  std::vector<Explanation> ranked;  // best first, one per fault set; none the bound ruled out
 };
 
 // A rate fault is swept over a grid of scales, then the best candidates' scales are fitted
@@ -47,6 +51,13 @@ struct Diagnosis {
 // candidates would gain, about 2 ln p, to count. So a second fault must pay for itself, and the
 // design without any fault is a candidate like the others. Explanations the measurements cannot
 // tell apart are grouped, and the group is what a diagnosis names.
+//
+// The single faults are screened first: each predicts only the largest size of every collective
+// run (and every RDMA row), which bounds its SSE from below, and they are predicted in full in
+// the order of their bounds until the next bound is above the SSE that the best `fitted +
+// listed` of those done reach (the fitted ones, and the groups listed), widened by what two
+// equivalent explanations can differ by: no candidate left out can be fitted, listed, or belong
+// to a listed group. The others are dropped from the ranking.
 //
 // `model.system.nodes` is the cluster's node count; the measurements are placed on it
 // (calibrate/fit/cluster_measurements.hpp). Throws sim::InputError when no measurement can be

@@ -41,8 +41,10 @@ using calibrate::diagnose::Explanation;
 std::string text_report(const DiagnosisView& view, int top) {
   const Diagnosis& d = view.diagnosis;
   std::string text = fmt::format("railsim diagnose: {} against {}\n", view.source, view.design);
-  text += fmt::format("{} measurements, {} explanations evaluated\n", d.measurements.size(),
-                      d.candidates);
+  text += fmt::format(
+      "{} measurements, {} explanations evaluated ({} single faults screened on {} rows, {} of "
+      "them in full)\n",
+      d.measurements.size(), d.candidates, d.screened, d.screen_rows, d.completed);
   for (const std::string& note : d.notes) {
     text += fmt::format("  {}\n", note);
   }
@@ -113,6 +115,9 @@ std::string json_report(const DiagnosisView& view, int top) {
   }
   doc["nccl_setup"] = std::move(setup);
   doc["evaluated"] = d.candidates;
+  doc["screened"] = d.screened;
+  doc["screen_rows"] = d.screen_rows;
+  doc["completed"] = d.completed;
   doc["explained"] = view.explained();
   nlohmann::ordered_json ranked = nlohmann::ordered_json::array();
   for (const Explanation& e : d.ranked) {
@@ -214,6 +219,7 @@ int run(const DiagnoseOptions& d, std::ostream& out) {
     hosts.push_back(node.name);
   }
   calibrate::diagnose::DiagnosisOptions diagnosis_options;
+  diagnosis_options.listed = d.top;
   // One progress line per stage of the search (each candidate's model runs, then the fits).
   diagnosis_options.for_each = [jobs = d.jobs, progress = progress_stream(d.quiet)](
                                    std::size_t count,

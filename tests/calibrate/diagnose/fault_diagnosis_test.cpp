@@ -527,6 +527,33 @@ TEST(FaultDiagnosis, OneThreadGivesTheSameRankingAsMany) {
   }
 }
 
+TEST(FaultDiagnosis, ScreeningListsWhatPredictingEveryCandidateInFullLists) {
+  // With every candidate predicted in full (more groups listed than there are candidates), the
+  // groups a screened diagnosis lists, and their members, are the same to the last bit: the
+  // bound only leaves out what could not be listed.
+  const ElementFault injected{FaultKind::kNicPort, 1, 3, 0.6};
+  const MeasurementSet set = measure(injected, false, 5);
+  const Diagnosis screened = diagnose(design(), set);
+  DiagnosisOptions everything;
+  everything.listed = 1'000'000;
+  const Diagnosis full = diagnose(design(), set, everything);
+  EXPECT_LT(screened.completed, full.completed);  // the bound left some out
+  const auto listed = [](const Diagnosis& d) {
+    std::vector<std::pair<std::string, double>> out;
+    for (const Explanation& e : d.ranked) {
+      if (e.group < DiagnosisOptions{}.listed) {
+        std::vector<std::string> names;
+        for (const ElementFault& f : e.faults) {
+          names.push_back(models::fault_name(f, design().system.node));
+        }
+        out.emplace_back(fmt::format("{} in group {}", fmt::join(names, " + "), e.group), e.sse);
+      }
+    }
+    return out;
+  };
+  EXPECT_EQ(listed(screened), listed(full));
+}
+
 TEST(FaultDiagnosis, NothingToDiagnoseIsAnInputErrorGivingWhy) {
   MeasurementSet set;
   set.notes.push_back("a.txt:3: alltoall_perf not used: the model does not run alltoall");
