@@ -94,6 +94,15 @@ double sse_of(const ExplanationContext& c, const Explanation& e, const Which& wh
   return sse;
 }
 
+// Per measurement, whether it is one of `rows`.
+std::vector<bool> row_mask(const ExplanationContext& c, const std::vector<std::size_t>& rows) {
+  std::vector<bool> mask(c.measurements.size(), false);
+  for (const std::size_t i : rows) {
+    mask[i] = true;
+  }
+  return mask;
+}
+
 // Whether a measurement rules the faults out.
 bool ruled_out(const Explanation& e, const Measurement& m) {
   return std::any_of(e.faults.begin(), e.faults.end(),
@@ -111,10 +120,7 @@ Explanation screen(const ExplanationContext& c,
     e.sse = kImpossible;
     return e;
   }
-  std::vector<bool> in_rows(c.measurements.size(), false);
-  for (const std::size_t i : rows) {
-    in_rows[i] = true;
-  }
+  const std::vector<bool> in_rows = row_mask(c, rows);
   predict_rows(c, e, [&](std::size_t i) { return in_rows[i]; });
   if (e.sse < kImpossible) {
     e.sse = sse_of(c, e, [&](std::size_t i) { return in_rows[i] || !touched(c, e, i); });
@@ -128,10 +134,7 @@ void complete(const ExplanationContext& c,
   if (!(screened.sse < kImpossible)) {
     return;
   }
-  std::vector<bool> in_rows(c.measurements.size(), false);
-  for (const std::size_t i : rows) {
-    in_rows[i] = true;
-  }
+  const std::vector<bool> in_rows = row_mask(c, rows);
   predict_rows(c, screened, [&](std::size_t i) { return !in_rows[i]; });
   if (screened.sse < kImpossible) {
     screened.sse = sse_of(c, screened, [](std::size_t) { return true; });
