@@ -54,10 +54,14 @@ struct Diagnosis {
 //
 // The single faults are screened first: each predicts only the largest size of every collective
 // run (and every RDMA row), which bounds its SSE from below, and they are predicted in full in
-// the order of their bounds until the next bound is above the SSE that the best `fitted +
-// listed` of those done reach (the fitted ones, and the groups listed), widened by what two
-// equivalent explanations can differ by: no candidate left out can be fitted, listed, or belong
-// to a listed group. The others are dropped from the ranking.
+// the order of their bounds until the next bound is above the SSE of the first of those done by
+// which `fitted + listed` groups and as many elements are seen (the fitted ones, and the groups
+// listed, even if fitting merges some); then those left that match one of those groups' heads
+// within 1% on every screened row with a bound within what two equivalent explanations can
+// differ by. No candidate left out can be fitted or head a listed group, nor join one by
+// matching its head. One left out could still, rarely, have matched a fitted explanation that no
+// grid head matches (the fit moves a scale between grid points); it is not listed then. The
+// others are dropped from the ranking.
 //
 // `model.system.nodes` is the cluster's node count; the measurements are placed on it
 // (calibrate/fit/cluster_measurements.hpp). Throws sim::InputError when no measurement can be
