@@ -161,12 +161,11 @@ bool equivalent(const Explanation& a, const Explanation& b) {
   return true;
 }
 
-// Among the completed, in SSE order: the heads of the groups of equivalent explanations up to
-// the first one by which `needed` groups and `needed` distinct elements have been seen; empty
-// while fewer are done. A candidate whose SSE is above the last head's cannot be fitted or
-// listed but as a member of one of those groups.
-std::vector<const Explanation*> leading_heads(std::vector<const Explanation*> done,
-                                              std::size_t needed) {
+// Among the completed, in SSE order, the first by whose SSE `needed` groups of equivalent
+// explanations and `needed` distinct elements have been seen; kImpossible while fewer are done.
+// A candidate whose SSE is above it can neither be among the best `needed` elements nor head
+// one of the first `needed` groups.
+double leading_bound(std::vector<const Explanation*> done, std::size_t needed) {
   std::stable_sort(done.begin(), done.end(),
                    [](const Explanation* a, const Explanation* b) { return a->sse < b->sse; });
   std::vector<const Explanation*> heads;
@@ -185,74 +184,110 @@ std::vector<const Explanation*> leading_heads(std::vector<const Explanation*> do
       elements.push_back(e);
     }
     if (heads.size() >= needed && elements.size() >= needed) {
-      heads.push_back(e);  // the last one reached, whose SSE bounds the rest
-      return heads;
+      return e->sse;
     }
   }
-  return {};
+  return kImpossible;
 }
 
-// Whether screened candidate `e` may be equivalent to `head`: within kEquivalentLogError of it on
-// every row screened, and its bound within what equivalence allows over all rows (each row's log
-// error differing by at most kEquivalentLogError).
-bool may_join(const Explanation& e, const Explanation& head, const std::vector<std::size_t>& rows) {
-  const double rows_all = static_cast<double>(e.predicted.size());
-  const double root = std::sqrt(head.sse) + kEquivalentLogError * std::sqrt(rows_all);
-  return e.faults.size() == head.faults.size() && e.sse <= root * root &&
-         std::all_of(rows.begin(), rows.end(), [&](std::size_t i) {
-           return std::abs(std::log(e.predicted[i] / head.predicted[i])) <= kEquivalentLogError;
-         });
-}
+// The screened single faults (explanation.hpp) completed in the order of their bounds, a batch
+// at a time, until the next bound is above leading_bound; the others, left screened.
+struct Completion {
+  std::vector<Explanation> left;
+  int completed = 0;
+};
 
-// Completes the screened single faults (explanation.hpp) in the order of their bounds, a batch
-// at a time, until the next bound is above the SSE of leading_heads' last; then those left that
-// may join a leading group; marks the rest kImpossible (out of the ranking). Returns how many it
-// completed.
-int complete_in_bound_order(const ExplanationContext& c,
-                            const std::vector<std::size_t>& rows,
-                            std::size_t needed,
-                            const DiagnosisOptions& options,
-                            std::vector<Explanation>& singles) {
+// Moves the candidates left out of `singles` (each leaves kImpossible in its place).
+Completion complete_in_bound_order(const ExplanationContext& c,
+                                   const std::vector<std::size_t>& rows,
+                                   std::size_t needed,
+                                   const DiagnosisOptions& options,
+                                   std::vector<Explanation>& singles) {
   std::vector<std::size_t> order(singles.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return singles[a].sse < singles[b].sse; });
   std::vector<const Explanation*> done;
-  const auto complete_all = [&](const std::vector<std::size_t>& which) {
-    for_each_index(which.size(), options,
-                   [&](std::size_t k) { complete(c, singles[which[k]], rows); });
-    for (const std::size_t i : which) {
-      done.push_back(&singles[i]);
-    }
-  };
-  std::vector<const Explanation*> heads;
   std::size_t next = 0;
-  for (; next < order.size() && singles[order[next]].sse < kImpossible;
-       next += kCompletedPerBatch) {
-    heads = leading_heads(done, needed);
-    if (!heads.empty() && singles[order[next]].sse > heads.back()->sse) {
-      break;
+  while (next < order.size() && singles[order[next]].sse < kImpossible &&
+         singles[order[next]].sse <= leading_bound(done, needed)) {
+    const std::size_t batch = std::min(kCompletedPerBatch, order.size() - next);
+    for_each_index(batch, options,
+                   [&](std::size_t k) { complete(c, singles[order[next + k]], rows); });
+    for (std::size_t k = 0; k < batch; ++k) {
+      done.push_back(&singles[order[next + k]]);
     }
-    const auto from = order.begin() + static_cast<std::ptrdiff_t>(next);
-    complete_all({from, from + static_cast<std::ptrdiff_t>(
-                                   std::min(kCompletedPerBatch, order.size() - next))});
+    next += batch;
   }
-  heads = leading_heads(done, needed);
-  if (!heads.empty()) {
-    heads.pop_back();  // the last one reached is a bound, not a head
+  Completion out;
+  out.completed = static_cast<int>(done.size());
+  for (; next < order.size(); ++next) {
+    Explanation& e = singles[order[next]];
+    if (e.sse < kImpossible) {
+      out.left.push_back(e);
+      e.sse = kImpossible;
+    }
   }
+  return out;
+}
+
+// Whether screened candidate `e` may be equivalent to `other`: within kEquivalentLogError of it
+// on every row screened, and its bound within what equivalence allows over all rows (each row's
+// log error differing by at most kEquivalentLogError).
+bool may_join(const Explanation& e,
+              const Explanation& other,
+              const std::vector<std::size_t>& rows) {
+  const double rows_all = static_cast<double>(e.predicted.size());
+  const double root = std::sqrt(other.sse) + kEquivalentLogError * std::sqrt(rows_all);
+  return e.faults.size() == other.faults.size() && e.sse <= root * root &&
+         std::all_of(rows.begin(), rows.end(), [&](std::size_t i) {
+           return std::abs(std::log(e.predicted[i] / other.predicted[i])) <= kEquivalentLogError;
+         });
+}
+
+// The elements with a scale left out that may join a finite explanation of `best` (grid or
+// fitted) and, by its bound, beat the element's entry there: every scale of theirs left out
+// completed, the best in the element's place in `best`. So every element whose best scale is
+// equivalent to an explanation of `best` has that scale there, as when every candidate is
+// completed. Returns how many it completed.
+int join_left(const ExplanationContext& c,
+              const std::vector<std::size_t>& rows,
+              const DiagnosisOptions& options,
+              std::vector<Explanation>& left,
+              std::vector<Explanation>& best) {
+  const auto entry = [&](const Explanation& e) {
+    return std::find_if(best.begin(), best.end(), [&](const Explanation& b) {
+      return same_element(b.faults[0], e.faults[0]);
+    });
+  };
   std::vector<std::size_t> joining;
-  for (std::size_t k = std::min(next, order.size()); k < order.size(); ++k) {
-    const Explanation& e = singles[order[k]];
-    if (std::any_of(heads.begin(), heads.end(),
-                    [&](const Explanation* h) { return may_join(e, *h, rows); })) {
-      joining.push_back(order[k]);
-    } else {
-      singles[order[k]].sse = kImpossible;
+  for (std::size_t i = 0; i < left.size(); ++i) {
+    // Whether this scale, by its bound, could still beat the element's entry.
+    const auto place = entry(left[i]);
+    const bool open = place == best.end() || left[i].sse < place->sse;
+    const bool joins = std::any_of(best.begin(), best.end(), [&](const Explanation& b) {
+      return b.sse < kImpossible && may_join(left[i], b, rows);
+    });
+    if (open && joins) {
+      for (std::size_t k = 0; k < left.size(); ++k) {
+        if (same_element(left[k].faults[0], left[i].faults[0]) &&
+            std::find(joining.begin(), joining.end(), k) == joining.end()) {
+          joining.push_back(k);
+        }
+      }
     }
   }
-  complete_all(joining);
-  return static_cast<int>(done.size());
+  for_each_index(joining.size(), options,
+                 [&](std::size_t k) { complete(c, left[joining[k]], rows); });
+  for (const std::size_t k : joining) {
+    const auto place = entry(left[k]);
+    if (place == best.end()) {
+      best.push_back(std::move(left[k]));
+    } else if (left[k].sse < place->sse) {
+      *place = std::move(left[k]);
+    }
+  }
+  return static_cast<int>(joining.size());
 }
 
 // Drops the impossible explanations, orders the rest by the criterion over `n` measurements at
@@ -300,13 +335,14 @@ Diagnosis diagnose(const CalibratedModel& model,
                  [&](std::size_t i) { singles[i] = screen(c, {space[i]}, rows); });
   d.screened = static_cast<int>(space.size());
   d.screen_rows = static_cast<int>(rows.size());
-  d.completed = complete_in_bound_order(
+  Completion completion = complete_in_bound_order(
       c, rows, static_cast<std::size_t>(std::max(0, options.fitted + options.listed)), options,
       singles);
   std::vector<Explanation> best = best_of_each_element(std::move(singles));
   const std::size_t fitted = std::min(best.size(), static_cast<std::size_t>(options.fitted));
   const std::size_t fits = fit_best(c, fitted, options, best);
   std::vector<Explanation> paired = pairs_of_best(c, fitted, options, best);
+  d.completed = completion.completed + join_left(c, rows, options, completion.left, best);
 
   // The criterion's price of a fault, from the number of candidate elements (header).
   const double per_fault = 2.0 * std::max(1.0, std::log(static_cast<double>(best.size())));

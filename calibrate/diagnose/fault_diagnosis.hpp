@@ -56,12 +56,12 @@ struct Diagnosis {
 // run (and every RDMA row), which bounds its SSE from below, and they are predicted in full in
 // the order of their bounds until the next bound is above the SSE of the first of those done by
 // which `fitted + listed` groups and as many elements are seen (the fitted ones, and the groups
-// listed, even if fitting merges some); then those left that match one of those groups' heads
-// within 1% on every screened row with a bound within what two equivalent explanations can
-// differ by. No candidate left out can be fitted or head a listed group, nor join one by
-// matching its head. One left out could still, rarely, have matched a fitted explanation that no
-// grid head matches (the fit moves a scale between grid points); it is not listed then. The
-// others are dropped from the ranking.
+// listed even if fitting merges some): no candidate left out can be fitted or head a listed
+// group. After the fits, the elements with a scale left out that could be equivalent to an
+// explanation kept (grid or fitted: within 1% on every screened row, its bound within what
+// equivalence allows over all rows) and better than the element's entry have every such scale
+// predicted in full. So the groups listed, their members and errors are those of a diagnosis
+// that predicts every candidate in full; the others are dropped from the ranking.
 //
 // `model.system.nodes` is the cluster's node count; the measurements are placed on it
 // (calibrate/fit/cluster_measurements.hpp). Throws sim::InputError when no measurement can be

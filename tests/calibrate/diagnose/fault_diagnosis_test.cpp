@@ -530,18 +530,16 @@ TEST(FaultDiagnosis, OneThreadGivesTheSameRankingAsMany) {
 TEST(FaultDiagnosis, ScreeningListsWhatPredictingEveryCandidateInFullLists) {
   // With every candidate predicted in full (more groups listed than there are candidates), the
   // groups a screened diagnosis lists, and their members, are the same to the last bit: the
-  // bound only leaves out what could not be listed.
+  // bound only leaves out what could not be listed. At five groups and at twelve.
   const ElementFault injected{FaultKind::kNicPort, 1, 3, 0.6};
   const MeasurementSet set = measure(injected, false, 5);
-  const Diagnosis screened = diagnose(design(), set);
   DiagnosisOptions everything;
   everything.listed = 1'000'000;
   const Diagnosis full = diagnose(design(), set, everything);
-  EXPECT_LT(screened.completed, full.completed);  // the bound left some out
-  const auto listed = [](const Diagnosis& d) {
+  const auto listed = [](const Diagnosis& d, int groups) {
     std::vector<std::pair<std::string, double>> out;
     for (const Explanation& e : d.ranked) {
-      if (e.group < DiagnosisOptions{}.listed) {
+      if (e.group < groups) {
         std::vector<std::string> names;
         for (const ElementFault& f : e.faults) {
           names.push_back(models::fault_name(f, design().system.node));
@@ -551,7 +549,13 @@ TEST(FaultDiagnosis, ScreeningListsWhatPredictingEveryCandidateInFullLists) {
     }
     return out;
   };
-  EXPECT_EQ(listed(screened), listed(full));
+  for (const int groups : {5, 12}) {
+    DiagnosisOptions options;
+    options.listed = groups;
+    const Diagnosis screened = diagnose(design(), set, options);
+    EXPECT_LT(screened.completed, full.completed) << groups;  // the bound left some out
+    EXPECT_EQ(listed(screened, groups), listed(full, groups)) << groups;
+  }
 }
 
 TEST(FaultDiagnosis, NothingToDiagnoseIsAnInputErrorGivingWhy) {
