@@ -39,26 +39,30 @@ namespace po = boost::program_options;
 constexpr std::array<Choice<OutputFormat>, 2> kFormats = {
     {{"perftest", OutputFormat::kText}, {"json", OutputFormat::kJson}}};
 
-// "3" (host memory of node 3) or "3:5" (GPU 5 of node 3).
-models::Endpoint parse_endpoint(const std::string& text, const char* option) {
-  models::Endpoint endpoint;
-  const auto colon = text.find(':');
+// `text` as a whole number, all of it (std::stoi's reading), or nothing.
+std::optional<int> whole_number(const std::string& text) {
   try {
     std::size_t used = 0;
-    endpoint.node = std::stoi(text.substr(0, colon), &used);
-    if (used != (colon == std::string::npos ? text.size() : colon)) {
-      throw std::invalid_argument(text);
-    }
-    if (colon != std::string::npos) {
-      endpoint.gpu = std::stoi(text.substr(colon + 1), &used);
-      if (used != text.size() - colon - 1) {
-        throw std::invalid_argument(text);
-      }
-    }
+    const int value = std::stoi(text, &used);
+    return used == text.size() ? std::optional(value) : std::nullopt;
   } catch (const std::logic_error&) {
+    return std::nullopt;
+  }
+}
+
+// "3" (host memory of node 3) or "3:5" (GPU 5 of node 3).
+models::Endpoint parse_endpoint(const std::string& text, const char* option) {
+  const auto colon = text.find(':');
+  const std::optional<int> node = whole_number(text.substr(0, colon));
+  const std::optional<int> gpu = colon == std::string::npos ? std::optional(models::kHostMemory)
+                                                            : whole_number(text.substr(colon + 1));
+  if (!node || !gpu) {
     throw sim::InputError(
         fmt::format("--{}: expected NODE or NODE:GPU such as 0 or 1:3, got '{}'", option, text));
   }
+  models::Endpoint endpoint;
+  endpoint.node = *node;
+  endpoint.gpu = *gpu;
   return endpoint;
 }
 
@@ -83,17 +87,11 @@ struct P2pOptions {
 
 // --nic's index: a whole number from 0.
 int parse_nic_index(const std::string& text) {
-  std::size_t used = 0;
-  int index = -1;
-  try {
-    index = std::stoi(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != text.size() || index < 0) {
+  const std::optional<int> index = whole_number(text);
+  if (!index || *index < 0) {
     throw sim::InputError("--nic: expected a compute NIC index from 0, or all, got '" + text + "'");
   }
-  return index;
+  return *index;
 }
 
 // nullopt after --help.
