@@ -188,9 +188,11 @@ GroupPipeline ring_pipeline(const System& system,
       return ring->delay[first] == ring->delay[at(c)] && ring->post[first] == ring->post[at(c)] &&
              first_pieces == pieces;
     });
-    ring->shape.push_back(same == shapes.end() ? at(c) : same->first);
-    if (ring->shape.back() == at(c)) {
+    if (same == shapes.end()) {
+      ring->shape.push_back(at(c));
       shapes.emplace_back(at(c), pieces);
+    } else {
+      ring->shape.push_back(same->first);
     }
     if (shared) {
       ring->pieces.push_back(std::move(pieces));
