@@ -262,13 +262,14 @@ int join_left(const ExplanationContext& c,
   };
   std::vector<std::size_t> joining;
   for (std::size_t i = 0; i < left.size(); ++i) {
-    // Whether this scale, by its bound, could still beat the element's entry.
     const auto place = entry(left[i]);
-    const bool open = place == best.end() || left[i].sse < place->sse;
-    const bool joins = std::any_of(best.begin(), best.end(), [&](const Explanation& b) {
-      return b.sse < kImpossible && may_join(left[i], b, rows);
-    });
-    if (open && joins) {
+    if (std::find(joining.begin(), joining.end(), i) != joining.end() ||
+        (place != best.end() && !(left[i].sse < place->sse))) {
+      continue;  // its element joins already, or by its bound it cannot beat the entry
+    }
+    if (std::any_of(best.begin(), best.end(), [&](const Explanation& b) {
+          return b.sse < kImpossible && may_join(left[i], b, rows);
+        })) {
       for (std::size_t k = 0; k < left.size(); ++k) {
         if (same_element(left[k].faults[0], left[i].faults[0]) &&
             std::find(joining.begin(), joining.end(), k) == joining.end()) {
