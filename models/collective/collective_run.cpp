@@ -5,6 +5,7 @@
 
 #include "models/collective/collective_timing.hpp"
 #include "models/collective/group_pipeline.hpp"
+#include "models/collective/nccl_tuner_tables.hpp"
 #include "models/collective/nvls_lowering.hpp"
 #include "models/collective/nvls_plan.hpp"
 #include "models/collective/nvls_tree_lowering.hpp"
@@ -36,21 +37,6 @@
 
 namespace railsim::models {
 namespace {
-
-// NCCL's model rate of one NVLink per direction, GB/s, by GPU generation (nccl:src/graph/topo.h):
-// SM70 20, SM80 20, SM90 20.6, SM100 40.1.
-double nvlink_model_rate(GpuArch arch) {
-  switch (arch) {
-    case GpuArch::kVolta:
-    case GpuArch::kAmpere:
-      return 20.0;
-    case GpuArch::kHopper:
-      return 20.6;
-    case GpuArch::kBlackwell:
-      return 40.1;
-  }
-  return 20.0;
-}
 
 // NCCL's model rate of a PCIe link, GB/s: 12 for Gen3 x16, doubling per generation, in
 // proportion to the lanes (nccl:src/graph/topo.h, topo.cc).
@@ -104,7 +90,7 @@ TuningTopology tuning_topology(const System& system, const Communicator& comm) {
   topology.nvswitch = node.nvlink.kind == NvlinkKind::kSwitch;
   topology.intra_nvlink = topology.nvswitch;
   topology.intra_bw_GBps = topology.intra_nvlink
-                               ? node.nvlink.links_per_gpu * nvlink_model_rate(*arch)
+                               ? node.nvlink.links_per_gpu * nccl::nvlink_model_rate_GBps(*arch)
                                : pcie_model_rate(gpu.link);
   // NCCL's search sends a channel through a NIC near one of the communicator's GPUs (the GPU's
   // own, PIX), so it has as many NICs as those GPUs use: one GPU per node gets one NIC's worth,
@@ -382,9 +368,11 @@ std::unique_ptr<CollectiveCall> start_p2p(const System& system,
         "transfer",
         op));
   }
-  const int net_channels =
-      std::min(p2p_net_channels(topology.nic_bw_GBps * 1e9, topology.nics_per_gpu),
-               request.channels.value_or(std::numeric_limits<int>::max()));
+  // A peer's channels spread over the GPU's NICs, at least one on each.
+  const int net_channels = std::max(
+      1, p2p_channels_per_peer(
+             topology, request.channels.value_or(comm_channels(topology, Algorithm::kRing))) /
+             topology.nics_per_gpu);
   const P2pPlan plan = make_p2p_plan(system, request.op, request.size, request.comm, request.pxn,
                                      net_channels, request.peer_bytes.get());
   const CollectiveCalibration& calibration = request.calibration;
@@ -399,6 +387,7 @@ std::unique_ptr<CollectiveCall> start_p2p(const System& system,
   timing.inter_hop_latency = from_us(hop_latency_us(HopKind::kNet, Algorithm::kRing, protocol)) +
                              calibration.step(protocol);
   timing.wire_factor = wire_bytes_per_payload_byte(protocol);
+  timing.connection_cap = sim::Bandwidth{kP2pChannelNetBytesPerS};
   timing.qps_per_connection = request.qps_per_connection;
 
   CallReport report = report_for(request, simulator, trace, std::move(done));

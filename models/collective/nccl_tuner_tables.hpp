@@ -152,6 +152,22 @@ inline constexpr std::array kProtocolMaxThreads = {512, 640, 512};     // LL, LL
 inline constexpr std::array kThreadThresholdBytes = {8.0, 8.0, 64.0};  // LL, LL128, Simple
 inline constexpr std::array kWireBytesPerPayloadByte = {16.0 / 8.0, 128.0 / 120.0, 1.0};
 
+// NCCL's model rate of one NVLink per direction, GB/s, by GPU generation (nccl:src/graph/topo.h):
+// SM70 20, SM80 20, SM90 20.6, SM100 40.1.
+// NOLINTNEXTLINE(readability-identifier-naming): GBps spells the unit, as the fields do.
+inline double nvlink_model_rate_GBps(GpuArch arch) {
+  switch (arch) {
+    case GpuArch::kVolta:
+    case GpuArch::kAmpere:
+      return 20.0;
+    case GpuArch::kHopper:
+      return 20.6;
+    case GpuArch::kBlackwell:
+      return 40.1;
+  }
+  return 20.0;
+}
+
 inline int ranks_of(const TuningTopology& topology) {
   return topology.nodes * topology.gpus_per_node;
 }

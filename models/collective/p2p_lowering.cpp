@@ -96,6 +96,14 @@ TransferDag p2p_dag(const System& system,
   for (const Connection& connection : connections) {
     DagTask task;
     task.hold = timing.hop_latency(connection.hop.inter_node);
+    if (connection.hop.inter_node) {
+      // Each message's channels move at most the connection cap each, over its queue pairs: a
+      // connection that relays several messages carries their channels side by side. (A copy
+      // into the relay, weighted by the channels, gets that cap too; NVLink is never the slower.)
+      task.flow_cap =
+          sim::Bandwidth{timing.flow_cap(static_cast<std::size_t>(timing.qps())).bytes_per_s *
+                         static_cast<double>(connection.messages.size())};
+    }
     sim::Bytes wire;
     std::int64_t payload = 0;
     for (const int m : connection.messages) {

@@ -2,19 +2,27 @@
 // The messages of the point-to-point ops, and the NICs each crosses between nodes.
 #include "models/collective/p2p_plan.hpp"
 
+#include "models/collective/nccl_tuner_tables.hpp"
 #include "sim/assert.hpp"
+#include "sim/ceil_div.hpp"
 #include "sim/index.hpp"
 #include "sim/input_error.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <limits>
 
 namespace railsim::models {
 namespace {
 
 using sim::at;
+
+// The p2p operations a channel runs at once (NCCL_MAX_DEV_WORK_P2P_PER_BATCH,
+// nccl:src/include/device.h).
+constexpr int kP2pPerBatch = 8;
 
 // The hop from rank `src` to rank `dst` of `comm` over the NICs of `round`.
 RingHop p2p_hop(const System& system,
@@ -77,6 +85,33 @@ int p2p_net_channels(double nic_bytes_per_s, int nics) {
   const int per_peer =
       std::max(nics, static_cast<int>(std::ceil(nic_bytes_per_s * nics / kP2pChannelNetBytesPerS)));
   return (per_peer + nics - 1) / nics;
+}
+
+int p2p_channels_per_peer(const TuningTopology& topology, int comm_channels) {
+  RAILSIM_ASSERT(comm_channels > 0, "a communicator with channels");
+  int per_peer = std::numeric_limits<int>::max();
+  if (topology.nodes > 1) {
+    per_peer =
+        p2p_net_channels(topology.nic_bw_GBps * 1e9, topology.nics_per_gpu) * topology.nics_per_gpu;
+  }
+  if (topology.gpus_per_node > 1) {
+    const int links = static_cast<int>(
+        std::lround(topology.intra_bw_GBps / nccl::nvlink_model_rate_GBps(topology.arch)));
+    per_peer = std::min(per_peer, topology.intra_nvlink ? 2 * std::max(1, links) : 2);
+  }
+  if (per_peer == std::numeric_limits<int>::max()) {
+    return 1;  // a communicator of one rank has no peer
+  }
+  per_peer = static_cast<int>(std::bit_ceil(static_cast<unsigned>(per_peer)));
+  const auto pool = static_cast<int>(std::bit_ceil(static_cast<unsigned>(comm_channels)));
+  if (topology.nodes == 1) {
+    return std::min(per_peer, pool);
+  }
+  const int batches = sim::ceil_div(nccl::ranks_of(topology), kP2pPerBatch);
+  while (per_peer > 1 && per_peer * batches > pool) {
+    per_peer /= 2;
+  }
+  return per_peer;
 }
 
 P2pPlan make_p2p_plan(const System& system,

@@ -31,6 +31,7 @@
 
 #include "models/collective/collective_types.hpp"
 #include "models/collective/communicator.hpp"
+#include "models/collective/nccl_tuning.hpp"
 #include "models/collective/ring_layout.hpp"
 #include "models/system/system.hpp"
 #include "sim/bytes.hpp"
@@ -43,8 +44,10 @@ namespace railsim::models {
 // (NCCL_P2P_LL_THRESHOLD, nccl:src/enqueue.cc).
 inline constexpr sim::Bytes kP2pLlThreshold = sim::kib(16);
 
-// What one p2p channel is sized for, bytes/s (NCCL_P2P_PER_CHANNEL_NET_BW = 14 GB/s,
-// nccl:src/graph/paths.cc).
+// What one p2p channel moves over the network, payload bytes/s: NCCL sizes a peer's channels by
+// it (NCCL_P2P_PER_CHANNEL_NET_BW = 14 GB/s, nccl:src/graph/paths.cc), and a channel runs no
+// faster: cluster01's SendRecv on 10 nodes, 2 channels per peer, ran at 24.9-25.2 GB/s where
+// its rings reach 48.9 (docs/validation.md).
 inline constexpr double kP2pChannelNetBytesPerS = 14e9;
 
 struct P2pMessage {
@@ -62,6 +65,15 @@ struct P2pPlan {
 // The p2p channels NCCL opens to a network peer on each NIC of a GPU with `nics` NICs of
 // `nic_bytes_per_s` each.
 int p2p_net_channels(double nic_bytes_per_s, int nics = 1);
+
+// The p2p channels NCCL gives each peer of a communicator that runs `comm_channels` channels
+// (NCCL 2.29, nccl:src/graph/paths.cc ncclTopoGetNchannels, ncclTopoComputeP2pChannels): the
+// fewest any of its peers asks for (a network peer p2p_net_channels per NIC, an NVLink peer 2
+// per link, a PCIe peer 2), rounded up to a power of two; across nodes, halved while a rank's
+// peers, 8 to a channel (NCCL_MAX_DEV_WORK_P2P_PER_BATCH), would need more than the p2p channel
+// pool, the comm's channels rounded up to a power of two. With one H100 per node on a 400G NIC
+// (4 channels): 4 per peer on 2 nodes, 2 on 10 (NCCL_NCHANNELS_PER_NET_PEER overrides it).
+int p2p_channels_per_peer(const TuningTopology& topology, int comm_channels);
 
 // `peer_bytes`, for AllToAll only, replaces size / n per peer; the protocol is then LL only if
 // every message is below kP2pLlThreshold. Throws sim::InputError for an op that is not

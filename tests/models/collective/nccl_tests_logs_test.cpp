@@ -150,12 +150,16 @@ INSTANTIATE_TEST_SUITE_P(
                               "all_gather_perf", CollectiveOp::kAllGather},
                       LogCase{"nccl-tests_5ops_h100_1node-4gpu_xxrjun-cluster01", 1, 4,
                               "reduce_scatter_perf", CollectiveOp::kReduceScatter},
-                      // The point-to-point programs. SendRecv on 10 nodes is left out: the
-                      // cluster measured half its NICs' rate there (docs/validation.md).
+                      // The point-to-point programs. SendRecv on 10 nodes runs 2 p2p channels
+                      // per peer, about half its NICs' rate (docs/validation.md).
                       LogCase{"nccl-tests_5ops_h100_10node-1gpn_xxrjun-cluster01", 10, 1,
                               "alltoall_perf", CollectiveOp::kAllToAll},
+                      LogCase{"nccl-tests_5ops_h100_10node-1gpn_xxrjun-cluster01", 10, 1,
+                              "sendrecv_perf", CollectiveOp::kSendRecv},
                       LogCase{"nccl-tests_5ops_h100_10node-2gpn_xxrjun-cluster01", 10, 2,
                               "alltoall_perf", CollectiveOp::kAllToAll},
+                      LogCase{"nccl-tests_5ops_h100_10node-2gpn_xxrjun-cluster01", 10, 2,
+                              "sendrecv_perf", CollectiveOp::kSendRecv},
                       LogCase{"nccl-tests_5ops_h100_1node-8gpu_xxrjun-cluster01", 1, 8,
                               "alltoall_perf", CollectiveOp::kAllToAll},
                       LogCase{"nccl-tests_5ops_h100_1node-8gpu_xxrjun-cluster01", 1, 8,

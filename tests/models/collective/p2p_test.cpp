@@ -3,6 +3,7 @@
 // derived by hand, and the requests NCCL's point-to-point calls cannot take.
 #include "models/collective/collective_run.hpp"
 #include "models/collective/p2p_lowering.hpp"
+#include "models/collective/p2p_plan.hpp"
 #include "models/fabric/wire.hpp"
 #include "models/hardware/node_presets.hpp"
 #include "sim/input_error.hpp"
@@ -84,6 +85,42 @@ TEST(P2p, SendRecvBetweenTwoNodesRunsAtTheNicPathRate) {
   const CollectiveResult r = bed.run(CollectiveOp::kSendRecv, sim::gib(4), {2, 1});
   EXPECT_NEAR(r.busbw_GBps, kGen5GBps, 0.01 * kGen5GBps);
   EXPECT_DOUBLE_EQ(r.busbw_GBps, r.algbw_GBps);
+}
+
+TEST(P2p, ChannelsPerPeerHalveAsTheRanksOutgrowThePool) {
+  // One H100 per node on a 400G NIC (NCCL's 50 GB/s): a network peer asks ceil(50 / 14) = 4
+  // channels. Across nodes they halve while 4 x ceil(ranks / 8) exceeds the pool (the comm's
+  // channels up to a power of two): 2 ranks, pool 4: 4 x 1 = 4 stays; 10 ranks: 4 x 2 = 8 > 4,
+  // 2 x 2 = 4 stays; a pool of 3 is 4. 80 ranks, pool 16: 40, 20 > 16, 1 x 10 stays.
+  TuningTopology topology;
+  topology.nodes = 2;
+  topology.gpus_per_node = 1;
+  topology.nics_per_gpu = 1;
+  topology.nic_bw_GBps = 50.0;
+  EXPECT_EQ(p2p_channels_per_peer(topology, 4), 4);
+  topology.nodes = 10;
+  EXPECT_EQ(p2p_channels_per_peer(topology, 4), 2);
+  EXPECT_EQ(p2p_channels_per_peer(topology, 3), 2);
+  topology.gpus_per_node = 8;
+  EXPECT_EQ(p2p_channels_per_peer(topology, 16), 1);
+  // One node: the fewest an NVLink peer asks, 2 per link (18 links at 20.6: 36, so 64), within
+  // the pool; PCIe peers ask 2.
+  topology.nodes = 1;
+  topology.intra_bw_GBps = 18 * 20.6;
+  EXPECT_EQ(p2p_channels_per_peer(topology, 24), 32);
+  topology.intra_nvlink = false;
+  EXPECT_EQ(p2p_channels_per_peer(topology, 24), 2);
+}
+
+TEST(P2p, SendRecvOnTenNodesRunsAtItsTwoChannelsRate) {
+  // 10 x 1: the comm runs 4 channels (one 48 GB/s search channel, duplicated twice on Hopper),
+  // so 2 p2p channels per peer (above), each at most 14 GB/s (NCCL_P2P_PER_CHANNEL_NET_BW): the
+  // stream to the next node moves at 28 GB/s, under the NIC path's 49.15. cluster01 measured
+  // 24.9 (docs/validation.md).
+  Testbed bed(dgx_h100(10));
+  const CollectiveResult r = bed.run(CollectiveOp::kSendRecv, sim::gib(4), {10, 1});
+  EXPECT_EQ(r.channels, 2);
+  EXPECT_NEAR(r.busbw_GBps, 28.0, 0.01 * 28.0);
 }
 
 TEST(P2p, PxnKeepsAllToAllOnItsRailsWhereTheUplinksAreThin) {
