@@ -55,6 +55,10 @@ std::vector<const ModelParameter*> default_parameters(const MeasurementSet& set)
               "ll_step_latency_us"}) {
           add_once(list, name);
         }
+        if (models::is_point_to_point(m.op)) {
+          add_once(list, "p2p_channel_GBps");
+          add_once(list, "p2p_net_efficiency");
+        }
         break;
     }
   }

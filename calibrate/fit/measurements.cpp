@@ -120,16 +120,6 @@ void add_nccl_tests(const NcclTestsOutput& output, const std::string& file, Meas
                             parse::place(file, run.line), run.program, run.op));
       continue;
     }
-    if (models::is_point_to_point(*op)) {
-      // `check` judges these rows; a fit does not use them until the p2p path has parameters of
-      // its own: on 10 nodes cluster01's sendrecv ran at half the NIC rate its rings reach
-      // (docs/validation.md), which would drag the NIC and PCIe parameters down.
-      set.notes.push_back(
-          fmt::format("{}: {} not used: calibration does not fit the "
-                      "point-to-point programs yet",
-                      parse::place(file, run.line), run.program));
-      continue;
-    }
     if (run.devices.empty()) {
       set.notes.push_back(fmt::format(
           "{}: {} not used: no 'Using devices' lines, so its nodes and ranks are unknown",

@@ -2,9 +2,8 @@
 // What calibration fits to: the figures of real tool outputs that the model can predict, each
 // with the place it was read from. nccl-tests rows give a collective's out-of-place time;
 // perftest rows give an RDMA stream's average bandwidth or a ping-pong's typical latency.
-// Anything the model does not run (ib_read_lat's full round trip, bidirectional streams), or
-// that a fit does not use yet (the point-to-point ops: alltoall, sendrecv, gather, scatter), is
-// set aside with a note rather than misread.
+// Anything the model does not run (ib_read_lat's full round trip, bidirectional streams, an
+// nccl-tests program without a model) is set aside with a note rather than misread.
 #pragma once
 
 #include "calibrate/fit/model_parameters.hpp"

@@ -2,6 +2,7 @@
 #include "calibrate/fit/model_parameters.hpp"
 
 #include "models/collective/nccl_tuning.hpp"
+#include "models/collective/p2p_plan.hpp"
 #include "sim/time.hpp"
 
 #include <array>
@@ -46,7 +47,12 @@ void set_step_us(CalibratedModel& m, double us) {
   m.collective.step_latency[static_cast<std::size_t>(P)] = from_us(us);
 }
 
-constexpr std::array<ModelParameter, 11> kParameters = {{
+// The profile's p2p channel rate, else NCCL's, GB/s.
+double p2p_channel_rate(const CalibratedModel& m) {
+  return m.collective.p2p_channel_GBps.value_or(models::kP2pChannelNetBytesPerS * 1e-9);
+}
+
+constexpr std::array<ModelParameter, 13> kParameters = {{
     {"nvlink_efficiency", "fraction",
      "achieved / line rate of NVLink for collective traffic (NvlinkDomain::efficiency)", 0.2, 1.0,
      1e-2, false, [](const CalibratedModel& m) { return m.system.node.nvlink.efficiency; },
@@ -87,6 +93,14 @@ constexpr std::array<ModelParameter, 11> kParameters = {{
      "added once per collective call to NCCL's base latency (CollectiveCalibration)", 0.0, 1000.0,
      1.0, true, [](const CalibratedModel& m) { return us_of(m.collective.base_latency); },
      [](CalibratedModel& m, double v) { m.collective.base_latency = from_us(v); }},
+    {"p2p_channel_GBps", "GB/s",
+     "payload one point-to-point channel moves over the network (CollectiveCalibration)", 1.0,
+     200.0, 0.1, false, p2p_channel_rate,
+     [](CalibratedModel& m, double v) { m.collective.p2p_channel_GBps = v; }},
+    {"p2p_net_efficiency", "fraction",
+     "share of a network path's rate a point-to-point stream achieves (CollectiveCalibration)", 0.2,
+     1.0, 1e-2, false, [](const CalibratedModel& m) { return m.collective.p2p_net_efficiency; },
+     [](CalibratedModel& m, double v) { m.collective.p2p_net_efficiency = v; }},
     {"simple_step_latency_us", "us",
      "added to every step of every hop of the Simple protocol (CollectiveCalibration)", 0.0, 100.0,
      0.1, false, step_us<Protocol::kSimple>, set_step_us<Protocol::kSimple>},

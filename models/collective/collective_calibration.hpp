@@ -22,6 +22,13 @@ struct CollectiveCalibration {
   // The share of the NVLink rate NVLS multimem traffic achieves; unset: NCCL's own figure for the
   // GPU generation (nvls_efficiency in nccl_tuning.hpp). NCCL's tuner keeps its own figure.
   std::optional<double> nvls_efficiency;
+  // What one point-to-point channel moves over the network, GB/s of payload; unset: the figure
+  // NCCL sizes its channels by (kP2pChannelNetBytesPerS, p2p_plan.hpp).
+  std::optional<double> p2p_channel_GBps;
+  // The share of a network path's rate a point-to-point stream achieves where its channels could
+  // carry more: on cluster01, 0.89-0.93 of what its rings reach on the same NICs, which no source
+  // explains (docs/validation.md). No figure is known to stand for it: 1 unless fitted.
+  double p2p_net_efficiency = 1.0;
 
   sim::Duration step(Protocol protocol) const {
     return step_latency[static_cast<std::size_t>(protocol)];

@@ -387,7 +387,9 @@ std::unique_ptr<CollectiveCall> start_p2p(const System& system,
   timing.inter_hop_latency = from_us(hop_latency_us(HopKind::kNet, Algorithm::kRing, protocol)) +
                              calibration.step(protocol);
   timing.wire_factor = wire_bytes_per_payload_byte(protocol);
-  timing.connection_cap = sim::Bandwidth{kP2pChannelNetBytesPerS};
+  timing.connection_cap = sim::Bandwidth{
+      calibration.p2p_channel_GBps ? *calibration.p2p_channel_GBps * 1e9 : kP2pChannelNetBytesPerS};
+  timing.net_efficiency = calibration.p2p_net_efficiency;
   timing.qps_per_connection = request.qps_per_connection;
 
   CallReport report = report_for(request, simulator, trace, std::move(done));

@@ -100,9 +100,10 @@ TransferDag p2p_dag(const System& system,
       // Each message's channels move at most the connection cap each, over its queue pairs: a
       // connection that relays several messages carries their channels side by side. (A copy
       // into the relay, weighted by the channels, gets that cap too; NVLink is never the slower.)
+      // The cap is of payload, which the network flows carry at 1 / net_efficiency wire bytes.
       task.flow_cap =
           sim::Bandwidth{timing.flow_cap(static_cast<std::size_t>(timing.qps())).bytes_per_s *
-                         static_cast<double>(connection.messages.size())};
+                         static_cast<double>(connection.messages.size()) / timing.net_efficiency};
     }
     sim::Bytes wire;
     std::int64_t payload = 0;
@@ -123,6 +124,9 @@ TransferDag p2p_dag(const System& system,
     // adaptive lane) move as one flow per path, weighted by their count, at the rates they would
     // have apart.
     const std::uint64_t parts = connection.hop.inter_node ? per_connection : 1;
+    if (connection.hop.inter_node) {
+      wire = wire_bytes(wire, 1.0 / timing.net_efficiency);
+    }
     const auto first = static_cast<std::uint64_t>(connection.messages.front());
     routes.clear();
     for (std::uint64_t part = 0; part < parts; ++part) {

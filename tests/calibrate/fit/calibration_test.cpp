@@ -253,6 +253,26 @@ TEST(Calibration, HeldOutNodeCountsOfTheH100FamilyMeetTheValidationTargets) {
   EXPECT_LT(median_abs(after.large), median_abs(before.large));
 }
 
+// cluster01's 10 x 1 log: its SendRecv runs 2 p2p channels per peer (p2p_test.cpp), which the
+// measured 24.86-24.88 GB/s at 1 GiB and more puts at 12.44 GB/s each; its AllToAll, 18
+// channels on each NIC, is bound by the GPU-NIC path (49.15 GB/s in the preset) and moved
+// 44.66-44.81 at 2 GiB and more, 0.910 of it. The two p2p parameters, fitted to those rows alone,
+// find both.
+TEST(Calibration, PointToPointRowsFitTheChannelRateAndTheStreamShare) {
+  MeasurementSet set = logs({"nccl-tests_5ops_h100_10node-1gpn_xxrjun-cluster01"});
+  std::erase_if(set.rows, [](const Measurement& m) {
+    return !models::is_point_to_point(m.op) || m.size_bytes < (std::int64_t{1} << 30);
+  });
+  // SendRecv's 1 to 16 GiB, AllToAll's 2 to 16 (its "1 GiB" is 64 bytes short: 10 ranks).
+  ASSERT_EQ(set.rows.size(), 9U);
+  const Calibration c = calibrate(
+      preset_model("dgx-h100"), set,
+      {find_model_parameter("p2p_channel_GBps"), find_model_parameter("p2p_net_efficiency")});
+  ASSERT_TRUE(c.converged) << c.message;
+  EXPECT_NEAR(c.parameters[0].value, 12.44, 0.02 * 12.44);
+  EXPECT_NEAR(c.parameters[1].value, 0.910, 0.02 * 0.910);
+}
+
 // The CX-6 HDR perftest sweeps (tests/data), fitted on sizes up to 64 KiB and judged on the
 // larger ones. All of them are below 64 MiB, so the target is 20%. The fit does not help the
 // held-out rows (docs/validation.md says why): the test holds the target and reports both.
