@@ -25,9 +25,10 @@ struct CollectiveCalibration {
   // What one point-to-point channel moves over the network, GB/s of payload; unset: the figure
   // NCCL sizes its channels by (kP2pChannelNetBytesPerS, p2p_plan.hpp).
   std::optional<double> p2p_channel_GBps;
-  // The share of a network path's rate a point-to-point stream achieves where its channels could
-  // carry more: on cluster01, 0.89-0.93 of what its rings reach on the same NICs, which no source
-  // explains (docs/validation.md). No figure is known to stand for it: 1 unless fitted.
+  // The share of the rate that binds it (its path's, or its channels') a point-to-point stream
+  // over the network achieves: on cluster01, 0.89-0.93 of what its rings reach on the same NICs,
+  // which no source explains (docs/validation.md). No figure is known to stand for it: 1 unless
+  // fitted.
   double p2p_net_efficiency = 1.0;
 
   sim::Duration step(Protocol protocol) const {

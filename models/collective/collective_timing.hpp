@@ -18,8 +18,9 @@ struct CollectiveTiming {
   // Payload bytes/s one connection of a channel can move: the protocol's GPU-side limit.
   sim::Bandwidth connection_cap = sim::kUnboundedBandwidth;
   int qps_per_connection = 1;  // NCCL_IB_QPS_PER_CONNECTION: messages round-robin over them
-  // Point-to-point only: the share of a network path's rate its streams achieve (a calibrated
-  // CollectiveCalibration::p2p_net_efficiency): their network flows carry 1 / it wire bytes each.
+  // Point-to-point only: the share of the rate that binds them (a path's, or their channels')
+  // its network streams achieve (a calibrated CollectiveCalibration::p2p_net_efficiency): their
+  // network flows carry 1 / it wire bytes per byte.
   double net_efficiency = 1.0;
   // LL and LL128: each line carries its own flag, so a hop forwards data as it arrives
   // (transfer_dag.hpp); Simple waits for a whole slice.

@@ -100,10 +100,11 @@ TransferDag p2p_dag(const System& system,
       // Each message's channels move at most the connection cap each, over its queue pairs: a
       // connection that relays several messages carries their channels side by side. (A copy
       // into the relay, weighted by the channels, gets that cap too; NVLink is never the slower.)
-      // The cap is of payload, which the network flows carry at 1 / net_efficiency wire bytes.
+      // The network flows carry 1 / net_efficiency wire bytes per byte, so a stream moves that
+      // share of whichever rate binds it, its path's or its channels'.
       task.flow_cap =
           sim::Bandwidth{timing.flow_cap(static_cast<std::size_t>(timing.qps())).bytes_per_s *
-                         static_cast<double>(connection.messages.size()) / timing.net_efficiency};
+                         static_cast<double>(connection.messages.size())};
     }
     sim::Bytes wire;
     std::int64_t payload = 0;
