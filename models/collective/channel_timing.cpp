@@ -14,10 +14,12 @@ namespace railsim::models {
 ChannelTiming::ChannelTiming(std::unique_ptr<const ChannelModel> model,
                              std::vector<sim::Bytes> most,
                              std::vector<std::vector<double>> even_rate,
+                             bool even_bounds,
                              std::optional<SliceSharing> sharing)
     : model_(std::move(model)),
       most_(std::move(most)),
       even_rate_(std::move(even_rate)),
+      even_bounds_(even_bounds),
       sharing_(std::move(sharing)) {
   RAILSIM_ASSERT(model_, "a channel timing has its algorithm's model");
   RAILSIM_ASSERT(most_.size() == even_rate_.size(),
@@ -74,13 +76,19 @@ std::vector<sim::Duration> ChannelTiming::channel_times(const std::vector<sim::D
     floor[c] = drain_s > 0.0 ? static_cast<double>(most_[c].count) / drain_s
                              : std::numeric_limits<double>::infinity();
   }
-  // Sharing moves no connection below its floor nor above what it gets alone on its links
-  // (SliceSharing::alone_rates), so it lands between the recurrence at those two rates, and
-  // above the channel's lower bound. Where the bounds are within kSliceSharingTolerance for
-  // every channel, the run cannot move the result by more, and it is skipped.
+  // Sharing moves no connection below its floor, nor, where even_rate shares each link among
+  // every connection that crosses it, below that share (it shares a link among those sending at
+  // the instant), nor above what it gets alone on its links (SliceSharing::alone_rates): it
+  // lands between the recurrence at the faster of the first two and the recurrence at the
+  // third, and above the channel's lower bound. Where the bounds are within
+  // kSliceSharingTolerance for every channel, the run cannot move the result by more, and it is
+  // skipped.
   bool shared = false;
   for (std::size_t c = 0; sharing_ && !shared && c < channels; ++c) {
-    const double slowest = recurrence_seconds(c, floor[c], {}) / (1.0 + kSliceSharingTolerance);
+    const std::span<const double> no_slower =
+        even_bounds_ ? std::span<const double>(even_rate_[c]) : std::span<const double>();
+    const double slowest =
+        recurrence_seconds(c, floor[c], no_slower) / (1.0 + kSliceSharingTolerance);
     if (slowest <= sim::to_seconds(model_->lower_bound(static_cast<int>(c), drains[c]))) {
       continue;  // bandwidth-bound: the bound alone settles it
     }
@@ -122,8 +130,11 @@ ChannelTimes connection_channel_times(const sim::FlowNetwork& network,
     shared.emplace(network, std::move(*sharing), timing.wire_factor, timing.streams);
   }
   // Shared, since a ChannelTimes is copyable; the executor calls it once.
-  auto policy = std::make_shared<ChannelTiming>(std::move(model), std::move(most),
-                                                std::move(even_rate), std::move(shared));
+  // A connection's queue pairs take turns in a sharing run but send side by side in its flow
+  // groups, so with several the even rate can exceed what sharing ever gives it.
+  const bool even_bounds = !positions_apart && timing.qps() == 1;
+  auto policy = std::make_shared<ChannelTiming>(
+      std::move(model), std::move(most), std::move(even_rate), even_bounds, std::move(shared));
   return
       [policy](const std::vector<sim::Duration>& drains) { return policy->channel_times(drains); };
 }

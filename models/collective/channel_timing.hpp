@@ -9,13 +9,17 @@
 // that pace is the floor no connection of the channel falls below. Slice sharing
 // (slice_sharing.hpp) moves every channel's transfers together, each at the share of its links
 // left by the transfers crossing them at the same instant, never below its floor nor above what it
-// gets alone on its links; the timing being monotone in every transfer's duration, its result
-// lies between the recurrence with every connection at the faster of those two (and the
-// channel's lower bound) and the recurrence with every connection at its floor. Where those are
-// within kSliceSharingTolerance for every channel (bandwidth-bound plans, and any plan whose
-// connections cannot beat their floor), or the plan has more than kSliceSharingLimit transfers,
-// the recurrence times the channels instead, each connection at the floor or, where faster, at an
-// even share of its links among all the connections that cross them (a long pipeline's view). No
+// gets alone on its links; nor below an even share of its links among all the connections that
+// cross them, since those sending at an instant are some of them. The timing being monotone in
+// every transfer's duration, its result lies between the recurrence with every connection at
+// the faster of its floor and what it gets alone (and the channel's lower bound) and the
+// recurrence with every connection at its floor or, where faster, that even share. Where those
+// are within kSliceSharingTolerance for every channel (bandwidth-bound plans, any plan whose
+// connections cannot beat their floor, and one fault's few slow connections among many that
+// get their share whatever happens), or the plan has more than kSliceSharingLimit transfers, the
+// recurrence times the channels instead at the second: each connection at the floor or, where
+// faster, that even share (a long pipeline's view; a chain, which fills from its first hop,
+// shares a link only among the connections at the same position, which bounds nothing). No
 // channel takes less than its lower bound.
 #pragma once
 
@@ -68,11 +72,14 @@ class ChannelModel {
 class ChannelTiming {
  public:
   // `most`: per channel, the payload its busiest connection carries. `even_rate`: per channel and
-  // connection, payload B/s at an even share of its links. `sharing`: every channel's
-  // connections, or nullopt for a plan of more than kSliceSharingLimit transfers.
+  // connection, payload B/s at an even share of its links; `even_bounds`: shared among every
+  // connection that crosses them, each on one queue pair, which no sharing run moves a
+  // connection below. `sharing`:
+  // every channel's connections, or nullopt for a plan of more than kSliceSharingLimit transfers.
   ChannelTiming(std::unique_ptr<const ChannelModel> model,
                 std::vector<sim::Bytes> most,
                 std::vector<std::vector<double>> even_rate,
+                bool even_bounds,
                 std::optional<SliceSharing> sharing);
 
   // Each channel's time from its first send, given its groups' drain time.
@@ -90,6 +97,7 @@ class ChannelTiming {
   std::unique_ptr<const ChannelModel> model_;
   std::vector<sim::Bytes> most_;
   std::vector<std::vector<double>> even_rate_;
+  bool even_bounds_;
   std::optional<SliceSharing> sharing_;
   std::vector<std::size_t> first_;         // per channel and one past: its first connection
   std::vector<std::uint32_t> channel_of_;  // per connection of the plan

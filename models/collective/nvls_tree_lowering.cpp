@@ -502,8 +502,9 @@ GroupPipeline nvls_tree_pipeline(const System& system,
   }
   model->plan = std::move(plan);
   model->find_shapes();
-  auto policy = std::make_shared<ChannelTiming>(std::move(model), std::move(most),
-                                                std::move(even_rate), std::move(sliced));
+  auto policy =
+      std::make_shared<ChannelTiming>(std::move(model), std::move(most), std::move(even_rate),
+                                      timing.network.qps() == 1, std::move(sliced));
   pipeline.channel_times = [policy](const std::vector<sim::Duration>& drains) {
     return policy->channel_times(drains);
   };

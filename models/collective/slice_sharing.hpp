@@ -53,16 +53,17 @@ namespace railsim::models {
 // algorithm's per-connection recurrence or its closed form (channel_timing.hpp).
 inline constexpr std::int64_t kSliceSharingLimit = 20'000'000;
 
-// No connection moves below its floor nor faster than alone on its links, so, the timing being
-// monotone in every transfer's duration, slice sharing lands between the per-connection
-// recurrence at those two rates (and above a channel's lower bound, its drain). Where those are
-// this close for every channel, sharing cannot move the result by more, and the channels' timing
-// skips it (channel_timing.hpp): bandwidth-bound plans, whose fill and stalls are a small part of
-// their time, and plans whose connections all get their floor alone (an uncontested fabric).
-// 2%: the most two timing paths may differ by on one call (docs/validation.md); the recurrence
-// with even shares that stands in lies between the bounds. A fault on one port of a 10-node
-// DGX H100 cluster puts its 2 GiB NVLS Tree AllReduce's bounds 0.75% apart: sharing cost 0.5
-// CPU-s there, and moved the time by 0.16%.
+// No connection moves below its floor (nor below an even share of its links among all that
+// cross them) nor faster than alone on its links, so, the timing being monotone in every
+// transfer's duration, slice sharing lands between the per-connection recurrence at those rates
+// (and above a channel's lower bound, its drain). Where those are this close for every channel,
+// sharing cannot move the result by more, and the channels' timing skips it
+// (channel_timing.hpp): bandwidth-bound plans, whose fill and stalls are a small part of their
+// time, plans whose connections all get their floor alone (an uncontested fabric), and a fault's
+// few slow connections among many that get their even share. 2%: the most two timing paths may
+// differ by on one call (docs/validation.md); the recurrence that stands in is the slower bound. A
+// fault on one port of a 10-node DGX H100 cluster puts its 2 GiB NVLS Tree AllReduce's bounds 0.75%
+// apart: sharing cost 0.5 CPU-s there, and moved the time by 0.16%.
 inline constexpr double kSliceSharingTolerance = 0.02;
 
 // A sharing run re-rates the connections that contest a link each time one of them starts or

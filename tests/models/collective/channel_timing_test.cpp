@@ -68,11 +68,13 @@ struct OneLink {
   }
 };
 
+// `even_bounds`: even_rate is a share among every connection that crosses a link (ChannelTiming).
 std::vector<sim::Duration> times(std::unique_ptr<StallModel> model,
                                  const std::vector<int>& connections,
                                  double even_rate,
                                  std::optional<SliceSharing> sharing,
-                                 sim::Duration drain) {
+                                 sim::Duration drain,
+                                 bool even_bounds = true) {
   std::vector<std::vector<double>> even;
   even.reserve(connections.size());
   for (const int count : connections) {
@@ -80,7 +82,7 @@ std::vector<sim::Duration> times(std::unique_ptr<StallModel> model,
   }
   ChannelTiming timing(std::move(model),
                        std::vector<sim::Bytes>(connections.size(), sim::bytes(kTransferBytes)),
-                       std::move(even), std::move(sharing));
+                       std::move(even), even_bounds, std::move(sharing));
   return timing.channel_times(std::vector<sim::Duration>(connections.size(), drain));
 }
 
@@ -128,6 +130,29 @@ TEST(ChannelTiming, SharingIsSkippedWhereNoConnectionCanBeatItsFloor) {
   const auto [result, asked] = stalled_pair(100.0);
   EXPECT_EQ(result, (std::vector<sim::Duration>{sim::seconds(1.5), sim::seconds(1.5)}));
   EXPECT_TRUE(asked.empty());
+}
+
+TEST(ChannelTiming, SharingIsSkippedWhereAnEvenShareAmongAllIsWhatEachGetsAlone) {
+  // Channels of one and two connections on a 300 B/s link, drained in 0.5 s (a floor of 200
+  // B/s), a stall of 0.5 s, and an even share given as 300 B/s each: were it a share among all,
+  // no sharing run could move a connection below 300 B/s, nor above it (alone on the link), so
+  // the recurrence there, 1/3 s + 0.5 s, times both channels, and nothing was asked. Given as a
+  // share at one position of a chain it bounds nothing: the recurrence at the floor (1 s) is more
+  // than 2% from 0.83 s, and sharing runs.
+  std::vector<std::pair<int, int>> asked;
+  const auto timed = [&](bool even_bounds) {
+    OneLink links(300.0);
+    auto model = std::make_unique<StallModel>();
+    model->stall_s = 0.5;
+    model->asked = &asked;
+    return times(std::move(model), {1, 2}, 300.0, links.sharing({1, 2}), sim::seconds(0.5),
+                 even_bounds);
+  };
+  const sim::Duration expected = sim::seconds(0.5) + sim::seconds(1.0 / 3.0);
+  EXPECT_EQ(timed(true), (std::vector<sim::Duration>{expected, expected}));
+  EXPECT_TRUE(asked.empty());
+  timed(false);
+  EXPECT_FALSE(asked.empty());
 }
 
 TEST(ChannelTiming, WithoutSharingTheRecurrenceAtEvenSharesTimesEveryChannel) {
