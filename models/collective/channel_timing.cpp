@@ -11,16 +11,45 @@
 
 namespace railsim::models {
 
-ChannelTiming::ChannelTiming(std::unique_ptr<const ChannelModel> model,
+namespace {
+
+// Whether connection b of one channel does what connection a of another does, its inputs as far
+// into its channel (from b_first) as a's into a's (from a_first).
+bool same_connection(const SharingConnection& a,
+                     std::size_t a_first,
+                     const SharingConnection& b,
+                     std::size_t b_first) {
+  if (a.transfers != b.transfers || a.offset != b.offset || a.period != b.period ||
+      a.cap != b.cap || a.post_s != b.post_s || a.post_every != b.post_every ||
+      a.routes.size() != b.routes.size() || a.inputs.size() != b.inputs.size()) {
+    return false;
+  }
+  for (std::size_t r = 0; r < a.routes.size(); ++r) {
+    if (a.routes[r].lanes != b.routes[r].lanes || a.routes[r].delay_s != b.routes[r].delay_s) {
+      return false;
+    }
+  }
+  for (std::size_t k = 0; k < a.inputs.size(); ++k) {
+    if (a.inputs[k] < a_first || b.inputs[k] < b_first ||
+        a.inputs[k] - a_first != b.inputs[k] - b_first) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+ChannelTiming::ChannelTiming(const sim::FlowNetwork& network,
+                             std::unique_ptr<const ChannelModel> model,
                              std::vector<sim::Bytes> most,
                              std::vector<std::vector<double>> even_rate,
                              bool even_bounds,
-                             std::optional<SliceSharing> sharing)
+                             std::optional<SharingInput> sharing)
     : model_(std::move(model)),
       most_(std::move(most)),
       even_rate_(std::move(even_rate)),
-      even_bounds_(even_bounds),
-      sharing_(std::move(sharing)) {
+      even_bounds_(even_bounds) {
   RAILSIM_ASSERT(model_, "a channel timing has its algorithm's model");
   RAILSIM_ASSERT(most_.size() == even_rate_.size(),
                  "the busiest bytes and even shares per channel");
@@ -29,8 +58,62 @@ ChannelTiming::ChannelTiming(std::unique_ptr<const ChannelModel> model,
     first_.push_back(first_.back() + even_rate_[c].size());
     channel_of_.insert(channel_of_.end(), even_rate_[c].size(), static_cast<std::uint32_t>(c));
   }
-  RAILSIM_ASSERT(!sharing_ || sharing_->connection_count() == first_.back(),
+  if (!sharing) {
+    return;
+  }
+  std::vector<SharingConnection>& all = sharing->connections;
+  RAILSIM_ASSERT(all.size() == first_.back(),
                  "slice sharing holds every connection of every channel");
+  // Twins: channels of one shape whose connections cross the same links with the same transfers
+  // and inputs. Started together at one floor, they move in lockstep, so the run keeps the first
+  // of each class, its connections standing for their twins' (SharingConnection::copies).
+  const std::size_t channels = even_rate_.size();
+  twin_.resize(channels);
+  std::vector<std::uint32_t> standing;  // the channels that stand for their twins
+  for (std::size_t c = 0; c < channels; ++c) {
+    twin_[c] = static_cast<std::uint32_t>(c);
+    for (const std::uint32_t d : standing) {
+      const std::size_t count = first_[c + 1] - first_[c];
+      if (model_->recurrence_shape(static_cast<int>(c)) !=
+              model_->recurrence_shape(static_cast<int>(d)) ||
+          count != first_[d + 1] - first_[d]) {
+        continue;
+      }
+      bool same = true;
+      for (std::size_t p = 0; same && p < count; ++p) {
+        same = same_connection(all[first_[d] + p], first_[d], all[first_[c] + p], first_[c]);
+      }
+      if (same) {
+        twin_[c] = d;
+        break;
+      }
+    }
+    if (twin_[c] == c) {
+      standing.push_back(static_cast<std::uint32_t>(c));
+    }
+  }
+  // The run's connections: the standing channels', inputs renumbered, copies counted.
+  shared_first_.assign(channels, 0);
+  std::vector<SharingConnection> kept;
+  for (const std::uint32_t c : standing) {
+    shared_first_[c] = kept.size();
+    for (std::size_t i = first_[c]; i < first_[c + 1]; ++i) {
+      SharingConnection& connection = kept.emplace_back(std::move(all[i]));
+      for (std::uint32_t& input : connection.inputs) {
+        const std::uint32_t from = channel_of_[input];
+        RAILSIM_ASSERT(twin_[from] == from, "a standing channel's inputs stand");
+        input = static_cast<std::uint32_t>(shared_first_[from] + (input - first_[from]));
+      }
+    }
+  }
+  for (std::size_t c = 0; c < channels; ++c) {
+    if (twin_[c] != c) {
+      for (std::size_t p = 0; p < first_[c + 1] - first_[c]; ++p) {
+        ++kept[shared_first_[twin_[c]] + p].copies;
+      }
+    }
+  }
+  sharing_.emplace(network, std::move(kept), sharing->wire_factor, sharing->streams);
 }
 
 double ChannelTiming::recurrence_seconds(std::size_t channel,
@@ -50,18 +133,31 @@ double ChannelTiming::recurrence_seconds(std::size_t channel,
 }
 
 std::vector<double> ChannelTiming::shared_seconds(const std::vector<double>& floor) {
-  std::vector<double> connection_floor(channel_of_.size());
-  for (std::size_t i = 0; i < connection_floor.size(); ++i) {
-    connection_floor[i] = floor[channel_of_[i]];
+  // A twin runs at the slowest floor of its class: no floor is then broken.
+  std::vector<double> class_floor(floor.size(), std::numeric_limits<double>::infinity());
+  for (std::size_t c = 0; c < floor.size(); ++c) {
+    class_floor[twin_[c]] = std::min(class_floor[twin_[c]], floor[c]);
   }
-  const std::vector<double> held =
-      sharing_->held_seconds(connection_floor, [this](std::size_t i, std::int64_t t) {
-        const std::uint32_t c = channel_of_[i];
-        return model_->transfer_bytes(static_cast<int>(c), static_cast<int>(i - first_[c]), t);
-      });
+  std::vector<double> connection_floor;
+  std::vector<std::uint32_t> channel_of;  // per connection of the run
+  connection_floor.reserve(sharing_->connection_count());
+  for (std::size_t c = 0; c < floor.size(); ++c) {
+    if (twin_[c] == c) {
+      connection_floor.insert(connection_floor.end(), first_[c + 1] - first_[c], class_floor[c]);
+      channel_of.insert(channel_of.end(), first_[c + 1] - first_[c], static_cast<std::uint32_t>(c));
+    }
+  }
+  const std::vector<double> held = sharing_->held_seconds(connection_floor, [&](std::size_t i,
+                                                                                std::int64_t t) {
+    const std::uint32_t c = channel_of[i];
+    return model_->transfer_bytes(static_cast<int>(c), static_cast<int>(i - shared_first_[c]), t);
+  });
   std::vector<double> seconds(floor.size(), 0.0);
   for (std::size_t i = 0; i < held.size(); ++i) {
-    seconds[channel_of_[i]] = std::max(seconds[channel_of_[i]], held[i]);
+    seconds[channel_of[i]] = std::max(seconds[channel_of[i]], held[i]);
+  }
+  for (std::size_t c = 0; c < floor.size(); ++c) {
+    seconds[c] = seconds[twin_[c]];
   }
   return seconds;
 }
@@ -92,8 +188,10 @@ std::vector<sim::Duration> ChannelTiming::channel_times(const std::vector<sim::D
     if (slowest <= sim::to_seconds(model_->lower_bound(static_cast<int>(c), drains[c]))) {
       continue;  // bandwidth-bound: the bound alone settles it
     }
+    // A twin moves with its class, so alone on its links it still shares them with its twins.
     const std::span<const double> alone =
-        std::span(sharing_->alone_rates()).subspan(first_[c], first_[c + 1] - first_[c]);
+        std::span(sharing_->alone_rates())
+            .subspan(shared_first_[twin_[c]], first_[c + 1] - first_[c]);
     shared = slowest > recurrence_seconds(c, floor[c], alone);
   }
   // A sharing run costs more than its plan's transfers where many connections contest a link;
@@ -125,16 +223,17 @@ ChannelTimes connection_channel_times(const sim::FlowNetwork& network,
                                       std::optional<std::vector<SharingConnection>> sharing) {
   std::vector<std::vector<double>> even_rate = even_share_rates(
       network, pipeline, timing.wire_factor, timing.connection_cap, positions_apart);
-  std::optional<SliceSharing> shared;
+  std::optional<SharingInput> shared;
   if (sharing) {
-    shared.emplace(network, std::move(*sharing), timing.wire_factor, timing.streams);
+    shared = SharingInput{std::move(*sharing), timing.wire_factor, timing.streams};
   }
   // Shared, since a ChannelTimes is copyable; the executor calls it once.
   // A connection's queue pairs take turns in a sharing run but send side by side in its flow
   // groups, so with several the even rate can exceed what sharing ever gives it.
   const bool even_bounds = !positions_apart && timing.qps() == 1;
-  auto policy = std::make_shared<ChannelTiming>(
-      std::move(model), std::move(most), std::move(even_rate), even_bounds, std::move(shared));
+  auto policy =
+      std::make_shared<ChannelTiming>(network, std::move(model), std::move(most),
+                                      std::move(even_rate), even_bounds, std::move(shared));
   return
       [policy](const std::vector<sim::Duration>& drains) { return policy->channel_times(drains); };
 }

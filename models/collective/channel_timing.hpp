@@ -21,6 +21,12 @@
 // faster, that even share (a long pipeline's view; a chain, which fills from its first hop,
 // shares a link only among the connections at the same position, which bounds nothing). No
 // channel takes less than its lower bound.
+//
+// Twins. Channels of one shape whose connections cross the same links with the same transfers
+// (NVLS Tree's channels over one tree on a rail-aligned fabric; rings whose hops hash alike)
+// start together and move in lockstep, so slice sharing runs the first of each class, each of its
+// connections counting on a link for as many as it stands for, and gives its twins its times:
+// sixteen NVLS Tree channels over two trees are two in the run.
 #pragma once
 
 #include "models/collective/collective_timing.hpp"
@@ -69,18 +75,26 @@ class ChannelModel {
   virtual sim::Bytes transfer_bytes(int channel, int connection, std::int64_t transfer) const = 0;
 };
 
+// What a sharing run of a plan's connections needs besides the network (slice_sharing.hpp).
+struct SharingInput {
+  std::vector<SharingConnection> connections;  // every channel's, channel by channel
+  double wire_factor = 1.0;
+  bool streams = false;
+};
+
 class ChannelTiming {
  public:
   // `most`: per channel, the payload its busiest connection carries. `even_rate`: per channel and
   // connection, payload B/s at an even share of its links; `even_bounds`: shared among every
   // connection that crosses them, each on one queue pair, which no sharing run moves a
-  // connection below. `sharing`:
-  // every channel's connections, or nullopt for a plan of more than kSliceSharingLimit transfers.
-  ChannelTiming(std::unique_ptr<const ChannelModel> model,
+  // connection below. `sharing`: every channel's connections over `network` as it is now, or
+  // nullopt for a plan of more than kSliceSharingLimit transfers.
+  ChannelTiming(const sim::FlowNetwork& network,
+                std::unique_ptr<const ChannelModel> model,
                 std::vector<sim::Bytes> most,
                 std::vector<std::vector<double>> even_rate,
                 bool even_bounds,
-                std::optional<SliceSharing> sharing);
+                std::optional<SharingInput> sharing);
 
   // Each channel's time from its first send, given its groups' drain time.
   std::vector<sim::Duration> channel_times(const std::vector<sim::Duration>& drains);
@@ -101,6 +115,10 @@ class ChannelTiming {
   std::optional<SliceSharing> sharing_;
   std::vector<std::size_t> first_;         // per channel and one past: its first connection
   std::vector<std::uint32_t> channel_of_;  // per connection of the plan
+  // Slice sharing runs one channel of each class of twins (first among them): per channel, the
+  // one that stands for it, and per channel that stands, its first connection in the run.
+  std::vector<std::uint32_t> twin_;
+  std::vector<std::size_t> shared_first_;
   // recurrence_seconds' answers by shape and seconds per byte.
   std::map<std::pair<std::size_t, std::vector<double>>, double> timed_;
 };

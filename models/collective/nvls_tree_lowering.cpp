@@ -496,15 +496,15 @@ GroupPipeline nvls_tree_pipeline(const System& system,
       }
     }
   }
-  std::optional<SliceSharing> sliced;
+  std::optional<SharingInput> sliced;
   if (shared) {
-    sliced.emplace(network, std::move(sharing), timing.network.wire_factor, false);
+    sliced = SharingInput{std::move(sharing), timing.network.wire_factor, false};
   }
   model->plan = std::move(plan);
   model->find_shapes();
-  auto policy =
-      std::make_shared<ChannelTiming>(std::move(model), std::move(most), std::move(even_rate),
-                                      timing.network.qps() == 1, std::move(sliced));
+  auto policy = std::make_shared<ChannelTiming>(network, std::move(model), std::move(most),
+                                                std::move(even_rate), timing.network.qps() == 1,
+                                                std::move(sliced));
   pipeline.channel_times = [policy](const std::vector<sim::Duration>& drains) {
     return policy->channel_times(drains);
   };

@@ -74,7 +74,10 @@ const std::vector<std::vector<SliceSharing::LaneCounts>>& SliceSharing::lane_cou
     for (const SharingConnection& c : kept_) {
       std::vector<LaneCounts>& routes = lane_counts_.emplace_back();
       for (const SharingRoute& route : c.routes) {
-        routes.push_back(lanes_on(route));
+        LaneCounts& counted = routes.emplace_back(lanes_on(route));
+        for (auto& [link, lanes] : counted) {
+          lanes *= c.copies;
+        }
       }
     }
   }

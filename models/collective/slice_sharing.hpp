@@ -93,6 +93,10 @@ struct SharingConnection {
   // before it sends again (a step's post: collective_timing.hpp).
   double post_s = 0.0;
   std::int64_t post_every = 1;
+  // How many connections this one stands for: twins, each in its own channel, that cross the
+  // same links with the same transfers and so move in lockstep (channel_timing.hpp). A link it
+  // crosses counts its lanes that many times.
+  std::uint32_t copies = 1;
 };
 
 // The payload bytes of transfer t of a connection.
@@ -117,7 +121,8 @@ class SliceSharing {
   std::size_t connection_count() const { return connection_count_; }
 
   // Per connection, payload B/s: the fastest any of its transfers can move, alone on its links
-  // (its cap, and each lane's links split among the route's own lanes). A sharing run never
+  // with its twins (its cap, and each lane's links split among the route's own lanes and their
+  // copies). A sharing run never
   // moves a connection faster than this or its floor, so the recurrence at those rates bounds
   // the run from below (channel_timing.hpp). Worked out on the first call, which comes before
   // any held_seconds or work.

@@ -28,6 +28,11 @@ constexpr std::int64_t kTransferBytes = 100;
 struct StallModel final : ChannelModel {
   double stall_s = 0.0;
   std::vector<std::pair<int, int>>* asked = nullptr;
+  bool one_shape = false;  // every channel of one shape (else each its own)
+
+  std::size_t recurrence_shape(int channel) const override {
+    return one_shape ? 0 : static_cast<std::size_t>(channel);
+  }
 
   double recurrence_seconds(int /*channel*/,
                             std::span<const double> seconds_per_byte) const override {
@@ -54,25 +59,26 @@ struct OneLink {
   explicit OneLink(double bytes_per_s = 100.0)
       : link(network.add_link({sim::bytes_per_s(bytes_per_s), sim::Duration{}, "link"})) {}
 
-  // Channel c has connections[c] connections; each one's transfer crosses the same 100 B/s link.
-  std::optional<SliceSharing> sharing(const std::vector<int>& connections) {
-    std::vector<SharingConnection> all;
+  // Channel c has connections[c] connections; each one's transfer crosses the same link.
+  SharingInput sharing(const std::vector<int>& connections) const {
+    SharingInput input;
     for (const int count : connections) {
       for (int p = 0; p < count; ++p) {
-        SharingConnection& c = all.emplace_back();
+        SharingConnection& c = input.connections.emplace_back();
         c.routes = {{{{link}}, 0.0}};
         c.transfers = 1;
       }
     }
-    return SliceSharing(network, std::move(all), 1.0, false);
+    return input;
   }
 };
 
 // `even_bounds`: even_rate is a share among every connection that crosses a link (ChannelTiming).
+// `links`: slice sharing over its link (nullptr: none).
 std::vector<sim::Duration> times(std::unique_ptr<StallModel> model,
                                  const std::vector<int>& connections,
                                  double even_rate,
-                                 std::optional<SliceSharing> sharing,
+                                 const OneLink* links,
                                  sim::Duration drain,
                                  bool even_bounds = true) {
   std::vector<std::vector<double>> even;
@@ -80,9 +86,11 @@ std::vector<sim::Duration> times(std::unique_ptr<StallModel> model,
   for (const int count : connections) {
     even.emplace_back(static_cast<std::size_t>(count), even_rate);
   }
-  ChannelTiming timing(std::move(model),
-                       std::vector<sim::Bytes>(connections.size(), sim::bytes(kTransferBytes)),
-                       std::move(even), even_bounds, std::move(sharing));
+  OneLink none;
+  ChannelTiming timing(
+      (links != nullptr ? links : &none)->network, std::move(model),
+      std::vector<sim::Bytes>(connections.size(), sim::bytes(kTransferBytes)), std::move(even),
+      even_bounds, links != nullptr ? std::optional(links->sharing(connections)) : std::nullopt);
   return timing.channel_times(std::vector<sim::Duration>(connections.size(), drain));
 }
 
@@ -94,7 +102,7 @@ TEST(ChannelTiming, TheRecurrenceTimesChannelsThatSharingCannotMoveByMoreThanThe
   model->stall_s = 0.004;
   std::vector<std::pair<int, int>> asked;
   model->asked = &asked;
-  const auto result = times(std::move(model), {1}, 50.0, links.sharing({1}), sim::seconds(1.0));
+  const auto result = times(std::move(model), {1}, 50.0, &links, sim::seconds(1.0));
   EXPECT_EQ(result, (std::vector<sim::Duration>{sim::seconds(1.004)}));
   EXPECT_TRUE(asked.empty());
 }
@@ -109,7 +117,7 @@ std::pair<std::vector<sim::Duration>, std::vector<std::pair<int, int>>> stalled_
   model->stall_s = 0.5;
   std::vector<std::pair<int, int>> asked;
   model->asked = &asked;
-  auto result = times(std::move(model), {1, 2}, 50.0, links.sharing({1, 2}), sim::seconds(1.0));
+  auto result = times(std::move(model), {1, 2}, 50.0, &links, sim::seconds(1.0));
   return {std::move(result), std::move(asked)};
 }
 
@@ -145,8 +153,7 @@ TEST(ChannelTiming, SharingIsSkippedWhereAnEvenShareAmongAllIsWhatEachGetsAlone)
     auto model = std::make_unique<StallModel>();
     model->stall_s = 0.5;
     model->asked = &asked;
-    return times(std::move(model), {1, 2}, 300.0, links.sharing({1, 2}), sim::seconds(0.5),
-                 even_bounds);
+    return times(std::move(model), {1, 2}, 300.0, &links, sim::seconds(0.5), even_bounds);
   };
   const sim::Duration expected = sim::seconds(0.5) + sim::seconds(1.0 / 3.0);
   EXPECT_EQ(timed(true), (std::vector<sim::Duration>{expected, expected}));
@@ -155,20 +162,47 @@ TEST(ChannelTiming, SharingIsSkippedWhereAnEvenShareAmongAllIsWhatEachGetsAlone)
   EXPECT_FALSE(asked.empty());
 }
 
+TEST(ChannelTiming, TwinChannelsAreSharedAsOneThatCountsTwice) {
+  // Two channels of one connection each on a 600 B/s link, drained in 0.5 s (a floor of 200
+  // B/s), a stall of 0.5 s. Alone on the link with its twin a connection gets 300 B/s (0.83 s by
+  // the recurrence, against 1 s at the floor), so sharing runs: each moves its 100 bytes at 300
+  // B/s, held at 1/3 s, under the lower bound of 0.5 s. Of one shape, the channels are twins: the
+  // run holds the first, standing for both, and asks only for its transfer. On a 400 B/s link a
+  // twin gets no more than its floor even alone, so nothing runs; apart, each could get 400.
+  const auto timed = [](bool one_shape, double link_bytes_per_s = 600.0) {
+    OneLink links(link_bytes_per_s);
+    auto model = std::make_unique<StallModel>();
+    model->stall_s = 0.5;
+    model->one_shape = one_shape;
+    std::vector<std::pair<int, int>> asked;
+    model->asked = &asked;
+    auto result = times(std::move(model), {1, 1}, 50.0, &links, sim::seconds(0.5));
+    return std::pair{result, asked};
+  };
+  const auto [apart, asked_apart] = timed(false);
+  const auto [twins, asked_twins] = timed(true);
+  EXPECT_EQ(apart, (std::vector<sim::Duration>{sim::seconds(0.5), sim::seconds(0.5)}));
+  EXPECT_EQ(twins, apart);
+  EXPECT_EQ(asked_apart, (std::vector<std::pair<int, int>>{{0, 0}, {1, 0}}));
+  EXPECT_EQ(asked_twins, (std::vector<std::pair<int, int>>{{0, 0}}));
+  EXPECT_EQ(timed(false, 400.0).second.size(), 2U);
+  EXPECT_TRUE(timed(true, 400.0).second.empty());
+}
+
 TEST(ChannelTiming, WithoutSharingTheRecurrenceAtEvenSharesTimesEveryChannel) {
   // Too many transfers to share: the recurrence at the faster of the floor (200 B/s: 100 bytes
   // drained in 0.5 s) and the even share (400 B/s), 0.25 s, plus the stall of 0.5 s: above the
   // lower bound of 0.5 s.
   auto model = std::make_unique<StallModel>();
   model->stall_s = 0.5;
-  const auto result = times(std::move(model), {2}, 400.0, std::nullopt, sim::seconds(0.5));
+  const auto result = times(std::move(model), {2}, 400.0, nullptr, sim::seconds(0.5));
   EXPECT_EQ(result, (std::vector<sim::Duration>{sim::seconds(0.75)}));
 }
 
 TEST(ChannelTiming, NoChannelTakesLessThanItsLowerBound) {
   // The recurrence at even shares (1,000 B/s) gives 0.1 s; the channel drained in 1 s.
   auto model = std::make_unique<StallModel>();
-  const auto result = times(std::move(model), {1}, 1000.0, std::nullopt, sim::seconds(1.0));
+  const auto result = times(std::move(model), {1}, 1000.0, nullptr, sim::seconds(1.0));
   EXPECT_EQ(result, (std::vector<sim::Duration>{sim::seconds(1.0)}));
 }
 
