@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <utility>
 
 namespace railsim::models {
@@ -66,26 +67,30 @@ ChannelTiming::ChannelTiming(const sim::FlowNetwork& network,
                  "slice sharing holds every connection of every channel");
   // Twins: channels of one shape whose connections cross the same links with the same transfers
   // and inputs. Started together at one floor, they move in lockstep, so the run keeps the first
-  // of each class, its connections standing for their twins' (SharingConnection::copies).
+  // of each class, its connections standing for their twins' (SharingConnection::copies). Only
+  // where every channel forwards its own data: one fed by another channel has no twin.
   const std::size_t channels = even_rate_.size();
   twin_.resize(channels);
+  std::iota(twin_.begin(), twin_.end(), std::uint32_t{0});
+  bool own_data = true;
+  for (std::size_t i = 0; own_data && i < all.size(); ++i) {
+    own_data = std::all_of(all[i].inputs.begin(), all[i].inputs.end(), [&](std::uint32_t input) {
+      return channel_of_[input] == channel_of_[i];
+    });
+  }
   std::vector<std::uint32_t> standing;  // the channels that stand for their twins
   for (std::size_t c = 0; c < channels; ++c) {
-    twin_[c] = static_cast<std::uint32_t>(c);
-    for (const std::uint32_t d : standing) {
-      const std::size_t count = first_[c + 1] - first_[c];
-      if (model_->recurrence_shape(static_cast<int>(c)) !=
-              model_->recurrence_shape(static_cast<int>(d)) ||
-          count != first_[d + 1] - first_[d]) {
-        continue;
-      }
-      bool same = true;
+    const std::size_t count = first_[c + 1] - first_[c];
+    for (std::size_t k = 0; own_data && k < standing.size() && twin_[c] == c; ++k) {
+      const std::uint32_t d = standing[k];
+      bool same = model_->recurrence_shape(static_cast<int>(c)) ==
+                      model_->recurrence_shape(static_cast<int>(d)) &&
+                  count == first_[d + 1] - first_[d];
       for (std::size_t p = 0; same && p < count; ++p) {
         same = same_connection(all[first_[d] + p], first_[d], all[first_[c] + p], first_[c]);
       }
       if (same) {
         twin_[c] = d;
-        break;
       }
     }
     if (twin_[c] == c) {
@@ -94,23 +99,25 @@ ChannelTiming::ChannelTiming(const sim::FlowNetwork& network,
   }
   // The run's connections: the standing channels', inputs renumbered, copies counted.
   shared_first_.assign(channels, 0);
-  std::vector<SharingConnection> kept;
+  std::size_t kept_count = 0;
   for (const std::uint32_t c : standing) {
-    shared_first_[c] = kept.size();
+    shared_first_[c] = kept_count;
+    kept_count += first_[c + 1] - first_[c];
+  }
+  std::vector<SharingConnection> kept;
+  kept.reserve(kept_count);
+  for (const std::uint32_t c : standing) {
     for (std::size_t i = first_[c]; i < first_[c + 1]; ++i) {
       SharingConnection& connection = kept.emplace_back(std::move(all[i]));
       for (std::uint32_t& input : connection.inputs) {
         const std::uint32_t from = channel_of_[input];
-        RAILSIM_ASSERT(twin_[from] == from, "a standing channel's inputs stand");
         input = static_cast<std::uint32_t>(shared_first_[from] + (input - first_[from]));
       }
     }
   }
   for (std::size_t c = 0; c < channels; ++c) {
-    if (twin_[c] != c) {
-      for (std::size_t p = 0; p < first_[c + 1] - first_[c]; ++p) {
-        ++kept[shared_first_[twin_[c]] + p].copies;
-      }
+    for (std::size_t p = 0; twin_[c] != c && p < first_[c + 1] - first_[c]; ++p) {
+      ++kept[shared_first_[twin_[c]] + p].copies;
     }
   }
   sharing_.emplace(network, std::move(kept), sharing->wire_factor, sharing->streams);
@@ -133,7 +140,8 @@ double ChannelTiming::recurrence_seconds(std::size_t channel,
 }
 
 std::vector<double> ChannelTiming::shared_seconds(const std::vector<double>& floor) {
-  // A twin runs at the slowest floor of its class: no floor is then broken.
+  // Twins drain alike, so their floors agree; where rounding parts them, the class runs at the
+  // slowest.
   std::vector<double> class_floor(floor.size(), std::numeric_limits<double>::infinity());
   for (std::size_t c = 0; c < floor.size(); ++c) {
     class_floor[twin_[c]] = std::min(class_floor[twin_[c]], floor[c]);

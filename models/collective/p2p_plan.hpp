@@ -20,9 +20,11 @@
 // sender's own NIC always does, and a message between rails crosses the spine.
 //
 // NCCL opens several p2p channels per network peer, max(local NICs, ceil(NICs' GB/s / 14))
-// (NCCL_P2P_PER_CHANNEL_NET_BW, nccl:src/graph/paths.cc, fabric-facts §2.5), each a connection
-// with its own queue pairs, which ECMP hashes apart, and takes the posting GPU's NICs in turn
-// (ncclTopoGetLocalNet): 4 on one 400G NIC, 1 on each of two 200G ports. A message between
+// (NCCL_P2P_PER_CHANNEL_NET_BW, nccl:src/graph/paths.cc, fabric-facts §2.5), fewer where the
+// ranks outgrow its pool of channels (p2p_channels_per_peer), each a connection with its own
+// queue pairs, which ECMP hashes apart, moving at most what NCCL sizes a channel for, and takes
+// the posting GPU's NICs in turn (ncclTopoGetLocalNet): 4 on one 400G NIC, 1 on each of two 200G
+// ports. A message between
 // nodes is here one message per NIC of the GPU that posts it (nic_affinity.hpp), an equal share
 // each, over that NIC's channels.
 //
