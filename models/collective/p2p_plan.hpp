@@ -74,7 +74,8 @@ int p2p_net_channels(double nic_bytes_per_s, int nics = 1);
 // per link, a PCIe peer 2), rounded up to a power of two; across nodes, halved while a rank's
 // peers, 8 to a channel (NCCL_MAX_DEV_WORK_P2P_PER_BATCH), would need more than the p2p channel
 // pool, the comm's channels rounded up to a power of two. With one H100 per node on a 400G NIC
-// (4 channels): 4 per peer on 2 nodes, 2 on 10 (NCCL_NCHANNELS_PER_NET_PEER overrides it).
+// (4 channels): 4 per peer on 2 nodes, 2 on 10. (NCCL_NCHANNELS_PER_NET_PEER, which sets the
+// count in NCCL instead, is not an option here; --nchannels sets the comm's channels.)
 int p2p_channels_per_peer(const TuningTopology& topology, int comm_channels);
 
 // `peer_bytes`, for AllToAll only, replaces size / n per peer; the protocol is then LL only if
