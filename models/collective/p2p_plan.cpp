@@ -78,21 +78,25 @@ void check_matrix(const PeerBytes& peer_bytes, int ranks) {
   }
 }
 
+// The p2p channels NCCL asks for a network peer over all of a GPU's `nics` NICs: one a NIC at
+// least, more to carry their bandwidth (nccl:src/graph/paths.cc ncclTopoGetNchannels).
+int net_peer_channels(double nic_bytes_per_s, int nics) {
+  RAILSIM_ASSERT(nics > 0, "a GPU with a NIC");
+  return std::max(nics,
+                  static_cast<int>(std::ceil(nic_bytes_per_s * nics / kP2pChannelNetBytesPerS)));
+}
+
 }  // namespace
 
 int p2p_net_channels(double nic_bytes_per_s, int nics) {
-  RAILSIM_ASSERT(nics > 0, "a GPU with a NIC");
-  const int per_peer =
-      std::max(nics, static_cast<int>(std::ceil(nic_bytes_per_s * nics / kP2pChannelNetBytesPerS)));
-  return (per_peer + nics - 1) / nics;
+  return sim::ceil_div(net_peer_channels(nic_bytes_per_s, nics), nics);
 }
 
 int p2p_channels_per_peer(const TuningTopology& topology, int comm_channels) {
   RAILSIM_ASSERT(comm_channels > 0, "a communicator with channels");
   int per_peer = std::numeric_limits<int>::max();
   if (topology.nodes > 1) {
-    per_peer =
-        p2p_net_channels(topology.nic_bw_GBps * 1e9, topology.nics_per_gpu) * topology.nics_per_gpu;
+    per_peer = net_peer_channels(topology.nic_bw_GBps * 1e9, topology.nics_per_gpu);
   }
   if (topology.gpus_per_node > 1) {
     const int links = static_cast<int>(
