@@ -15,7 +15,8 @@ namespace railsim::models {
 namespace {
 
 // Whether connection b of one channel does what connection a of another does, its inputs as far
-// into its channel (from b_first) as a's into a's (from a_first).
+// into its channel (from b_first) as a's into a's (from a_first); every input lies in its own
+// connection's channel.
 bool same_connection(const SharingConnection& a,
                      std::size_t a_first,
                      const SharingConnection& b,
@@ -31,12 +32,50 @@ bool same_connection(const SharingConnection& a,
     }
   }
   for (std::size_t k = 0; k < a.inputs.size(); ++k) {
-    if (a.inputs[k] < a_first || b.inputs[k] < b_first ||
-        a.inputs[k] - a_first != b.inputs[k] - b_first) {
+    if (a.inputs[k] - a_first != b.inputs[k] - b_first) {
       return false;
     }
   }
   return true;
+}
+
+// Per channel, the one that stands for it in a sharing run: itself, or the first channel of its
+// class of twins, channels of one shape whose connections cross the same links with the same
+// transfers and inputs. Only where every channel forwards its own data: one fed by another
+// channel has no twin. `first`: per channel and one past, its first connection in `all`.
+std::vector<std::uint32_t> twin_channels(const ChannelModel& model,
+                                         const std::vector<SharingConnection>& all,
+                                         const std::vector<std::size_t>& first,
+                                         const std::vector<std::uint32_t>& channel_of) {
+  const std::size_t channels = first.size() - 1;
+  std::vector<std::uint32_t> twin(channels);
+  std::iota(twin.begin(), twin.end(), std::uint32_t{0});
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    if (!std::all_of(all[i].inputs.begin(), all[i].inputs.end(),
+                     [&](std::uint32_t input) { return channel_of[input] == channel_of[i]; })) {
+      return twin;
+    }
+  }
+  std::vector<std::uint32_t> standing;
+  for (std::size_t c = 0; c < channels; ++c) {
+    const std::size_t count = first[c + 1] - first[c];
+    for (std::size_t k = 0; k < standing.size() && twin[c] == c; ++k) {
+      const std::uint32_t d = standing[k];
+      bool same = model.recurrence_shape(static_cast<int>(c)) ==
+                      model.recurrence_shape(static_cast<int>(d)) &&
+                  count == first[d + 1] - first[d];
+      for (std::size_t p = 0; same && p < count; ++p) {
+        same = same_connection(all[first[d] + p], first[d], all[first[c] + p], first[c]);
+      }
+      if (same) {
+        twin[c] = d;
+      }
+    }
+    if (twin[c] == c) {
+      standing.push_back(static_cast<std::uint32_t>(c));
+    }
+  }
+  return twin;
 }
 
 }  // namespace
@@ -55,9 +94,10 @@ ChannelTiming::ChannelTiming(const sim::FlowNetwork& network,
   RAILSIM_ASSERT(most_.size() == even_rate_.size(),
                  "the busiest bytes and even shares per channel");
   first_.push_back(0);
+  std::vector<std::uint32_t> channel_of;  // per connection of the plan
   for (std::size_t c = 0; c < even_rate_.size(); ++c) {
     first_.push_back(first_.back() + even_rate_[c].size());
-    channel_of_.insert(channel_of_.end(), even_rate_[c].size(), static_cast<std::uint32_t>(c));
+    channel_of.insert(channel_of.end(), even_rate_[c].size(), static_cast<std::uint32_t>(c));
   }
   if (!sharing) {
     return;
@@ -65,57 +105,28 @@ ChannelTiming::ChannelTiming(const sim::FlowNetwork& network,
   std::vector<SharingConnection>& all = sharing->connections;
   RAILSIM_ASSERT(all.size() == first_.back(),
                  "slice sharing holds every connection of every channel");
-  // Twins: channels of one shape whose connections cross the same links with the same transfers
-  // and inputs. Started together at one floor, they move in lockstep, so the run keeps the first
-  // of each class, its connections standing for their twins' (SharingConnection::copies). Only
-  // where every channel forwards its own data: one fed by another channel has no twin.
-  const std::size_t channels = even_rate_.size();
-  twin_.resize(channels);
-  std::iota(twin_.begin(), twin_.end(), std::uint32_t{0});
-  bool own_data = true;
-  for (std::size_t i = 0; own_data && i < all.size(); ++i) {
-    own_data = std::all_of(all[i].inputs.begin(), all[i].inputs.end(), [&](std::uint32_t input) {
-      return channel_of_[input] == channel_of_[i];
-    });
-  }
-  std::vector<std::uint32_t> standing;  // the channels that stand for their twins
-  for (std::size_t c = 0; c < channels; ++c) {
-    const std::size_t count = first_[c + 1] - first_[c];
-    for (std::size_t k = 0; own_data && k < standing.size() && twin_[c] == c; ++k) {
-      const std::uint32_t d = standing[k];
-      bool same = model_->recurrence_shape(static_cast<int>(c)) ==
-                      model_->recurrence_shape(static_cast<int>(d)) &&
-                  count == first_[d + 1] - first_[d];
-      for (std::size_t p = 0; same && p < count; ++p) {
-        same = same_connection(all[first_[d] + p], first_[d], all[first_[c] + p], first_[c]);
-      }
-      if (same) {
-        twin_[c] = d;
-      }
-    }
+  // Twins move in lockstep: the run keeps the first of each class, its connections standing for
+  // their twins' (SharingConnection::copies), inputs renumbered.
+  twin_ = twin_channels(*model_, all, first_, channel_of);
+  shared_first_.assign(twin_.size(), 0);
+  for (std::size_t c = 0; c < twin_.size(); ++c) {
     if (twin_[c] == c) {
-      standing.push_back(static_cast<std::uint32_t>(c));
+      shared_first_[c] = run_channel_.size();
+      run_channel_.insert(run_channel_.end(), first_[c + 1] - first_[c],
+                          static_cast<std::uint32_t>(c));
     }
-  }
-  // The run's connections: the standing channels', inputs renumbered, copies counted.
-  shared_first_.assign(channels, 0);
-  std::size_t kept_count = 0;
-  for (const std::uint32_t c : standing) {
-    shared_first_[c] = kept_count;
-    kept_count += first_[c + 1] - first_[c];
   }
   std::vector<SharingConnection> kept;
-  kept.reserve(kept_count);
-  for (const std::uint32_t c : standing) {
-    for (std::size_t i = first_[c]; i < first_[c + 1]; ++i) {
-      SharingConnection& connection = kept.emplace_back(std::move(all[i]));
-      for (std::uint32_t& input : connection.inputs) {
-        const std::uint32_t from = channel_of_[input];
-        input = static_cast<std::uint32_t>(shared_first_[from] + (input - first_[from]));
-      }
+  kept.reserve(run_channel_.size());
+  for (const std::uint32_t c : run_channel_) {
+    const std::size_t i = first_[c] + (kept.size() - shared_first_[c]);
+    SharingConnection& connection = kept.emplace_back(std::move(all[i]));
+    for (std::uint32_t& input : connection.inputs) {
+      const std::uint32_t from = channel_of[input];
+      input = static_cast<std::uint32_t>(shared_first_[from] + (input - first_[from]));
     }
   }
-  for (std::size_t c = 0; c < channels; ++c) {
+  for (std::size_t c = 0; c < twin_.size(); ++c) {
     for (std::size_t p = 0; twin_[c] != c && p < first_[c + 1] - first_[c]; ++p) {
       ++kept[shared_first_[twin_[c]] + p].copies;
     }
@@ -146,23 +157,18 @@ std::vector<double> ChannelTiming::shared_seconds(const std::vector<double>& flo
   for (std::size_t c = 0; c < floor.size(); ++c) {
     class_floor[twin_[c]] = std::min(class_floor[twin_[c]], floor[c]);
   }
-  std::vector<double> connection_floor;
-  std::vector<std::uint32_t> channel_of;  // per connection of the run
-  connection_floor.reserve(sharing_->connection_count());
-  for (std::size_t c = 0; c < floor.size(); ++c) {
-    if (twin_[c] == c) {
-      connection_floor.insert(connection_floor.end(), first_[c + 1] - first_[c], class_floor[c]);
-      channel_of.insert(channel_of.end(), first_[c + 1] - first_[c], static_cast<std::uint32_t>(c));
-    }
+  std::vector<double> connection_floor(run_channel_.size());
+  for (std::size_t i = 0; i < connection_floor.size(); ++i) {
+    connection_floor[i] = class_floor[run_channel_[i]];
   }
-  const std::vector<double> held = sharing_->held_seconds(connection_floor, [&](std::size_t i,
-                                                                                std::int64_t t) {
-    const std::uint32_t c = channel_of[i];
+  const std::vector<double> held = sharing_->held_seconds(connection_floor, [this](std::size_t i,
+                                                                                   std::int64_t t) {
+    const std::uint32_t c = run_channel_[i];
     return model_->transfer_bytes(static_cast<int>(c), static_cast<int>(i - shared_first_[c]), t);
   });
   std::vector<double> seconds(floor.size(), 0.0);
   for (std::size_t i = 0; i < held.size(); ++i) {
-    seconds[channel_of[i]] = std::max(seconds[channel_of[i]], held[i]);
+    seconds[run_channel_[i]] = std::max(seconds[run_channel_[i]], held[i]);
   }
   for (std::size_t c = 0; c < floor.size(); ++c) {
     seconds[c] = seconds[twin_[c]];
@@ -203,8 +209,8 @@ std::vector<sim::Duration> ChannelTiming::channel_times(const std::vector<sim::D
     shared = slowest > recurrence_seconds(c, floor[c], alone);
   }
   // A sharing run costs more than its plan's transfers where many connections contest a link;
-  // past kSliceSharingWorkLimit the recurrence at the floor, which sharing only improves on,
-  // stands for it.
+  // past kSliceSharingWorkLimit the recurrence at the slower bound, which sharing only improves
+  // on, stands for it.
   shared = shared && sharing_->work() <= kSliceSharingWorkLimit;
   std::vector<double> seconds(channels, 0.0);
   if (shared) {
@@ -235,10 +241,10 @@ ChannelTimes connection_channel_times(const sim::FlowNetwork& network,
   if (sharing) {
     shared = SharingInput{std::move(*sharing), timing.wire_factor, timing.streams};
   }
-  // Shared, since a ChannelTimes is copyable; the executor calls it once.
   // A connection's queue pairs take turns in a sharing run but send side by side in its flow
   // groups, so with several the even rate can exceed what sharing ever gives it.
   const bool even_bounds = !positions_apart && timing.qps() == 1;
+  // Shared, since a ChannelTimes is copyable; the executor calls it once.
   auto policy =
       std::make_shared<ChannelTiming>(network, std::move(model), std::move(most),
                                       std::move(even_rate), even_bounds, std::move(shared));

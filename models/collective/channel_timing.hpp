@@ -113,12 +113,13 @@ class ChannelTiming {
   std::vector<std::vector<double>> even_rate_;
   bool even_bounds_;
   std::optional<SliceSharing> sharing_;
-  std::vector<std::size_t> first_;         // per channel and one past: its first connection
-  std::vector<std::uint32_t> channel_of_;  // per connection of the plan
+  std::vector<std::size_t> first_;  // per channel and one past: its first connection
   // Slice sharing runs one channel of each class of twins (first among them): per channel, the
-  // one that stands for it, and per channel that stands, its first connection in the run.
+  // one that stands for it; per channel that stands, its first connection in the run; per
+  // connection of the run, its channel.
   std::vector<std::uint32_t> twin_;
   std::vector<std::size_t> shared_first_;
+  std::vector<std::uint32_t> run_channel_;
   // recurrence_seconds' answers by shape and seconds per byte.
   std::map<std::pair<std::size_t, std::vector<double>>, double> timed_;
 };
