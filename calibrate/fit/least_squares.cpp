@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -19,6 +20,11 @@ using Eigen::VectorXd;
 
 // A residual vector moved by less than this per `scale` of a variable does not inform it.
 constexpr double kSensitivityFloor = 1e-9;
+
+// A pivot of the least-squares matrices below this share of the largest counts as zero: columns
+// that differ by rounding alone (two latencies every row adds in the same proportion) are
+// collinear, not separable by 1e-16.
+constexpr double kRankTolerance = 1e-9;
 
 // Counts the calls and turns the residuals into an Eigen vector.
 class Evaluator {
@@ -134,17 +140,24 @@ void solve_linear(Evaluator& evaluate,
   std::vector<double> x = result.values;
   while (!free.empty()) {
     const VectorXd r = evaluate(x);
+    // Columns per `scale` of their variable, as in estimate_uncertainty. Where some are
+    // collinear the solve takes the least change that fits (the decomposition counts its rank
+    // with the threshold set before it runs); estimate_uncertainty names them.
     MatrixXd a(jacobian.rows(), static_cast<Index>(free.size()));
     for (std::size_t k = 0; k < free.size(); ++k) {
-      a.col(static_cast<Index>(k)) = jacobian.col(static_cast<Index>(free[k]));
+      a.col(static_cast<Index>(k)) =
+          jacobian.col(static_cast<Index>(free[k])) * variables[free[k]].scale;
     }
-    const VectorXd delta = a.colPivHouseholderQr().solve(-r);
+    Eigen::CompleteOrthogonalDecomposition<MatrixXd> cod(a.rows(), a.cols());
+    cod.setThreshold(kRankTolerance);
+    cod.compute(a);
+    const VectorXd change = cod.solve(-r);
     std::vector<double> next = x;
     std::size_t worst = free.size();
     double worst_excess = 0.0;
     for (std::size_t k = 0; k < free.size(); ++k) {
       const FitVariable& v = variables[free[k]];
-      next[free[k]] += delta[static_cast<Index>(k)];
+      next[free[k]] += change[static_cast<Index>(k)] * v.scale;
       const double excess =
           std::max(v.lower - next[free[k]], next[free[k]] - v.upper) / (v.upper - v.lower);
       if (excess > worst_excess) {
@@ -214,6 +227,49 @@ void solve_non_linear(Evaluator& evaluate,
   }
 }
 
+// The pairs of variables that the directions of `kernel` (columns, over the variables `fitted`
+// lists) move together: a change along one leaves the residuals as they are, so each pair's
+// estimates are fully correlated, positively where the direction moves both the same way.
+std::vector<Confounding> null_space_pairs(const MatrixXd& kernel,
+                                          const std::vector<std::size_t>& fitted) {
+  constexpr double kPart = 1e-6;  // of the direction's largest component: not rounding noise
+  std::vector<Confounding> pairs;
+  for (Index d = 0; d < kernel.cols(); ++d) {
+    const VectorXd direction = kernel.col(d);
+    const double largest = direction.cwiseAbs().maxCoeff();
+    for (Index a = 0; a < direction.size(); ++a) {
+      for (Index b = a + 1; b < direction.size(); ++b) {
+        if (std::abs(direction[a]) > kPart * largest && std::abs(direction[b]) > kPart * largest) {
+          const Confounding pair{fitted[static_cast<std::size_t>(a)],
+                                 fitted[static_cast<std::size_t>(b)],
+                                 direction[a] * direction[b] > 0.0 ? 1.0 : -1.0};
+          const bool known = std::any_of(pairs.begin(), pairs.end(), [&](const Confounding& p) {
+            return p.first == pair.first && p.second == pair.second;
+          });
+          if (!known) {
+            pairs.push_back(pair);
+          }
+        }
+      }
+    }
+  }
+  std::sort(pairs.begin(), pairs.end(), [](const Confounding& x, const Confounding& y) {
+    return std::pair(x.first, x.second) < std::pair(y.first, y.second);
+  });
+  return pairs;
+}
+
+// "a and b (correlation -1.000), c and d (correlation 0.995)".
+std::string pair_names(const std::vector<FitVariable>& variables,
+                       const std::vector<Confounding>& pairs) {
+  std::string text;
+  for (const Confounding& p : pairs) {
+    text += fmt::format("{}{} and {} (correlation {:+.3f})", text.empty() ? "" : ", ",
+                        variables[p.first].name, variables[p.second].name, p.correlation);
+  }
+  return text;
+}
+
 // s^2 (J^T J)^-1 over the fitted variables, J taken afresh at the solution.
 void estimate_uncertainty(Evaluator& evaluate,
                           const std::vector<FitVariable>& variables,
@@ -265,14 +321,19 @@ void estimate_uncertainty(Evaluator& evaluate,
   }
   const auto dof = r.size() - static_cast<Index>(fitted.size());
   const MatrixXd normal = jacobian.transpose() * jacobian;
-  const Eigen::FullPivLU<MatrixXd> lu(normal);
+  Eigen::FullPivLU<MatrixXd> lu(normal);
+  lu.setThreshold(kRankTolerance);
   const bool separable = lu.rank() == normal.rows();
   if (!separable || dof <= 0) {
     for (std::size_t j : fitted) {
       result.standard_errors[j] = infinity;
     }
-    result.message += separable ? "; as many variables as rows: no uncertainty"
-                                : "; the data cannot separate the fitted variables";
+    if (separable) {
+      result.message += "; as many variables as rows: no uncertainty";
+      return;
+    }
+    result.confounded = null_space_pairs(lu.kernel(), fitted);
+    result.message += "; the data cannot separate " + pair_names(variables, result.confounded);
     return;
   }
   const MatrixXd cov = scales.asDiagonal() * lu.inverse() * scales.asDiagonal() *
@@ -284,25 +345,30 @@ void estimate_uncertainty(Evaluator& evaluate,
     result.standard_errors[fitted[a]] =
         std::sqrt(cov(static_cast<Index>(a), static_cast<Index>(a)));
   }
+  for (std::size_t a = 0; a < fitted.size(); ++a) {
+    for (std::size_t b = a + 1; b < fitted.size(); ++b) {
+      const auto i = static_cast<Index>(a);
+      const auto k = static_cast<Index>(b);
+      const double correlation = cov(i, k) / std::sqrt(cov(i, i) * cov(k, k));
+      if (std::abs(correlation) >= kConfoundedCorrelation) {
+        result.confounded.push_back({fitted[a], fitted[b], correlation});
+      }
+    }
+  }
+  if (!result.confounded.empty()) {
+    result.message += "; the data barely separate " + pair_names(variables, result.confounded);
+  }
 }
 
-}  // namespace
-
-FitResult fit_least_squares(const std::vector<FitVariable>& variables,
-                            const ResidualFunction& residuals,
-                            int max_evaluations) {
-  for (const FitVariable& v : variables) {
-    check(v);
-  }
-  Evaluator evaluate(residuals);
+// One fit from `start`: the variables the residuals move there are fitted, the others left out
+// as not informed.
+FitResult fit_from(Evaluator& evaluate,
+                   const std::vector<FitVariable>& variables,
+                   std::vector<double> start,
+                   int max_evaluations) {
   FitResult result;
-  result.values.reserve(variables.size());
-  for (const FitVariable& v : variables) {
-    result.values.push_back(v.initial);
-  }
+  result.values = std::move(start);
   result.status.assign(variables.size(), VariableStatus::kFitted);
-
-  // Which variables the data inform, from the Jacobian at the start.
   const VectorXd r0 = evaluate(result.values);
   MatrixXd jacobian(r0.size(), static_cast<Index>(variables.size()));
   std::vector<std::size_t> free;
@@ -335,6 +401,76 @@ FitResult fit_least_squares(const std::vector<FitVariable>& variables,
   result.standard_errors.assign(n, 0.0);
   if (result.converged) {
     estimate_uncertainty(evaluate, variables, r, result);
+  }
+  return result;
+}
+
+// Fractions of the way from a variable's value towards each of its bounds that are probed.
+constexpr std::array<double, 4> kProbeFractions = {0.125, 0.25, 0.5, 0.75};
+
+// A non-linear variable the residuals are flat in at the start may still move them elsewhere in
+// its bounds: an efficiency that caps a rate moves nothing while another bottleneck binds, and
+// everything once it is the lower (a fabric's uplinks at the design's line rate, slower in the
+// measurements). Each variable `fit` left out so is tried along its range, the others at the
+// fit's values (one tried before another could take over what that one explains: a NIC's rate
+// slowed to a fabric's), and set in `probed` to its try with the least sum of squares, where
+// that is below the fit's. Whether any was. (An affine variable flat at one value is flat at
+// all.)
+bool probe_flat(Evaluator& evaluate,
+                const std::vector<FitVariable>& variables,
+                const FitResult& fit,
+                std::vector<double>& probed) {
+  bool moved = false;
+  const double fitted_squares =
+      fit.rms_residual * fit.rms_residual * static_cast<double>(fit.residuals.size());
+  for (std::size_t j = 0; j < variables.size(); ++j) {
+    const FitVariable& v = variables[j];
+    if (v.linear || fit.status[j] != VariableStatus::kNotInformed) {
+      continue;
+    }
+    double least = fitted_squares;
+    for (const double bound : {v.lower, v.upper}) {
+      for (const double fraction : kProbeFractions) {
+        std::vector<double> tried = fit.values;
+        tried[j] = fit.values[j] + fraction * (bound - fit.values[j]);
+        if (tried[j] == fit.values[j]) {
+          break;  // at that bound already
+        }
+        const double squares = evaluate(tried).squaredNorm();
+        if (squares < least) {
+          least = squares;
+          probed[j] = tried[j];
+          moved = true;
+        }
+      }
+    }
+  }
+  return moved;
+}
+
+}  // namespace
+
+FitResult fit_least_squares(const std::vector<FitVariable>& variables,
+                            const ResidualFunction& residuals,
+                            int max_evaluations) {
+  for (const FitVariable& v : variables) {
+    check(v);
+  }
+  Evaluator evaluate(residuals);
+  std::vector<double> initial;
+  initial.reserve(variables.size());
+  for (const FitVariable& v : variables) {
+    initial.push_back(v.initial);
+  }
+  FitResult result = fit_from(evaluate, variables, std::move(initial), max_evaluations);
+  // A second fit where a variable left out as flat fits better somewhere else in its range; it
+  // stands where it converges and ends better than the first (or the first had nothing to fit).
+  std::vector<double> probed = result.values;
+  if (probe_flat(evaluate, variables, result, probed)) {
+    FitResult second = fit_from(evaluate, variables, std::move(probed), max_evaluations);
+    if (second.converged && (!result.converged || second.rms_residual < result.rms_residual)) {
+      result = std::move(second);
+    }
   }
   result.evaluations = evaluate.calls();
   return result;

@@ -12,7 +12,9 @@
 // A variable the residuals do not move at the start (a PCIe efficiency when the NIC is the
 // bottleneck of every measured row) is not informed by the data: it keeps its initial value and
 // is left out of the fit rather than drifting. The uncertainty of the others is the usual
-// s^2 (J^T J)^-1 at the solution, s^2 = sum of squares / (rows - fitted variables).
+// s^2 (J^T J)^-1 at the solution, s^2 = sum of squares / (rows - fitted variables); variables
+// whose estimates the data tie together (a NIC's latency and a switch's, when every row crosses
+// the same switches) are named as confounded, pair by pair.
 #pragma once
 
 #include <functional>
@@ -40,6 +42,17 @@ enum class VariableStatus {
   kNotInformed,  // the residuals do not depend on it: kept at its initial value
 };
 
+// Two fitted variables the data move together: the correlation of their estimates (+-1 where
+// the data cannot separate them at all: a change of one the other undoes).
+struct Confounding {
+  std::size_t first = 0;  // indices into the variables, first < second
+  std::size_t second = 0;
+  double correlation = 0.0;
+};
+
+// Estimates correlated beyond this are reported as confounded.
+inline constexpr double kConfoundedCorrelation = 0.99;
+
 struct FitResult {
   bool linear = false;     // solved as linear least squares
   bool converged = false;  // false: `message` says why; the values are the last iterate
@@ -49,6 +62,7 @@ struct FitResult {
                                         // cannot separate the variable from another
   std::vector<VariableStatus> status;
   std::vector<std::vector<double>> covariance;  // of the values, zero outside kFitted ones
+  std::vector<Confounding> confounded;          // pairs of kFitted variables, in index order
   std::vector<double> residuals;                // at `values`
   double rms_residual = 0.0;
   int evaluations = 0;  // calls of the residual function

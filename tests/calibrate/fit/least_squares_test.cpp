@@ -131,6 +131,22 @@ TEST(LeastSquares, VariableTheResidualsIgnoreIsNotInformedAndKeepsItsValue) {
   EXPECT_NEAR(fit.values[1], 52.2 / 17.5, 1e-9);
 }
 
+TEST(LeastSquares, CapFlatAtItsStartIsProbedAlongItsRangeAndFitted) {
+  // r = min(x, 0.8) t - 0.5 t: at the start x = 1 another cap (0.8) binds and x moves nothing;
+  // further down its range it binds, and 0.5 fits every row exactly.
+  const ResidualFunction residuals = [](const std::vector<double>& p) {
+    std::vector<double> r;
+    for (const double t : {1.0, 2.0, 3.0}) {
+      r.push_back(std::min(p[0], 0.8) * t - 0.5 * t);
+    }
+    return r;
+  };
+  const FitResult fit = fit_least_squares({{"x", 1.0, 0.0, 1.0, 0.01, false}}, residuals);
+  ASSERT_TRUE(fit.converged) << fit.message;
+  EXPECT_EQ(fit.status[0], VariableStatus::kFitted);
+  EXPECT_NEAR(fit.values[0], 0.5, 1e-6);
+}
+
 TEST(LeastSquares, CollinearVariablesGetNoFiniteUncertainty) {
   // r = (a + b) - y: only the sum is determined.
   const ResidualFunction residuals = [](const std::vector<double>& p) {
@@ -140,7 +156,35 @@ TEST(LeastSquares, CollinearVariablesGetNoFiniteUncertainty) {
       {{"a", 0.0, -5.0, 5.0, 1.0, false}, {"b", 0.0, -5.0, 5.0, 1.0, false}}, residuals);
   EXPECT_NEAR(fit.values[0] + fit.values[1], (1.0 + 1.2 + 0.9) / 3.0, 1e-5);
   EXPECT_TRUE(std::isinf(fit.standard_errors[0]));
-  EXPECT_NE(fit.message.find("cannot separate"), std::string::npos) << fit.message;
+  // Raising a and lowering b as much leaves every residual: a correlation of -1.
+  ASSERT_EQ(fit.confounded.size(), 1U);
+  EXPECT_EQ(fit.confounded[0].first, 0U);
+  EXPECT_EQ(fit.confounded[0].second, 1U);
+  EXPECT_EQ(fit.confounded[0].correlation, -1.0);
+  EXPECT_NE(fit.message.find("cannot separate a and b (correlation -1.000)"), std::string::npos)
+      << fit.message;
+}
+
+TEST(LeastSquares, NearlyCollinearVariablesAreNamedWithTheCorrelationOfTheirEstimates) {
+  // r = a u + b v - y with u = (1, 1, 1, 1) and v = (1, 1, 1, 1.1): the estimates of a linear
+  // fit have the covariance s^2 (X^T X)^-1, whose correlation is -u.v / (|u| |v|)
+  // = -4.1 / (2 sqrt(4.21)) = -0.99911.
+  const ResidualFunction residuals = [](const std::vector<double>& p) {
+    const std::vector<double> y = {1.0, 2.0, 0.5, 3.0};
+    std::vector<double> r;
+    for (std::size_t i = 0; i < y.size(); ++i) {
+      r.push_back(p[0] + p[1] * (i == 3 ? 1.1 : 1.0) - y[i]);
+    }
+    return r;
+  };
+  const FitResult fit = fit_least_squares(
+      {{"a", 0.0, -100.0, 100.0, 1.0, true}, {"b", 0.0, -100.0, 100.0, 1.0, true}}, residuals);
+  ASSERT_TRUE(fit.converged) << fit.message;
+  ASSERT_EQ(fit.confounded.size(), 1U);
+  EXPECT_NEAR(fit.confounded[0].correlation, -4.1 / (2.0 * std::sqrt(4.21)), 1e-6);
+  EXPECT_TRUE(std::isfinite(fit.standard_errors[0]));
+  EXPECT_NE(fit.message.find("barely separate a and b (correlation -0.999)"), std::string::npos)
+      << fit.message;
 }
 
 TEST(LeastSquares, TooFewRowsIsNotAConvergedFit) {
