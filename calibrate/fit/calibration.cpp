@@ -18,9 +18,11 @@ void apply(CalibratedModel& model,
   }
 }
 
-double predict_row(const CalibratedModel& model, const Measurement& m) {
+double predict_row(const CalibratedModel& model,
+                   const Measurement& m,
+                   std::vector<std::string>* crossed = nullptr) {
   try {
-    return predict(model, m);
+    return predict(model, m, {}, crossed);
   } catch (const sim::InputError& e) {
     throw sim::InputError(m.source + ": " + e.what());
   }
@@ -33,10 +35,50 @@ void add_once(std::vector<const ModelParameter*>& list, std::string_view name) {
   }
 }
 
+// The highest tier of switches a row's traffic reaches: 0 within a node, 1 a leaf, 2 a spine, 3 a
+// core (from the cables between switches it crosses under `model`).
+int highest_tier(const CalibratedModel& model, const Measurement& m) {
+  const bool within_node = m.kind == MeasurementKind::kCollectiveTime && m.nodes < 2;
+  if (within_node) {
+    return 0;
+  }
+  std::vector<std::string> crossed;
+  (void)predict_row(model, m, &crossed);
+  const auto reaches = [&crossed](std::string_view from) {
+    return std::any_of(crossed.begin(), crossed.end(),
+                       [from](const std::string& cable) { return cable.starts_with(from); });
+  };
+  return reaches("spine") ? 3 : reaches("leaf") ? 2 : 1;
+}
+
+// The fabric parameters the rows can inform: the cables of a tier only where some row crosses
+// them, and the switches' latency only where rows reach different tiers (over one switch and
+// over three, say): rows that all cross the same switches cannot tell their latency from the
+// NICs'.
+void add_fabric(const CalibratedModel& model,
+                const MeasurementSet& set,
+                std::vector<const ModelParameter*>& list) {
+  std::vector<bool> reached(4, false);
+  for (const Measurement& m : set.rows) {
+    reached[static_cast<std::size_t>(highest_tier(model, m))] = true;
+  }
+  if (reached[2] || reached[3]) {
+    add_once(list, "leaf_uplink_efficiency");
+  }
+  if (reached[3]) {
+    add_once(list, "core_uplink_efficiency");
+  }
+  if (std::count(reached.begin() + 1, reached.end(), true) > 1) {
+    add_once(list, "switch_latency_us");
+  }
+}
+
 }  // namespace
 
-std::vector<const ModelParameter*> default_parameters(const MeasurementSet& set) {
+std::vector<const ModelParameter*> default_parameters(const CalibratedModel& start,
+                                                      const MeasurementSet& set) {
   std::vector<const ModelParameter*> list;
+  add_fabric(start, set, list);
   for (const Measurement& m : set.rows) {
     switch (m.kind) {
       case MeasurementKind::kRdmaBandwidth:
@@ -129,6 +171,7 @@ Calibration calibrate(const CalibratedModel& start,
                                  fit.standard_errors[j], fit.status[j]});
   }
   result.covariance = fit.covariance;
+  result.confounded = fit.confounded;
   result.linear = fit.linear;
   result.converged = fit.converged;
   result.message = fit.message;

@@ -32,6 +32,7 @@ struct Calibration {
   CalibratedModel model;  // the start with the fitted values applied
   std::vector<FittedParameter> parameters;
   std::vector<std::vector<double>> covariance;  // between `parameters`, in their units
+  std::vector<Confounding> confounded;          // indices into `parameters`
   bool linear = false;
   bool converged = false;
   std::string message;
@@ -41,8 +42,13 @@ struct Calibration {
 
 // The parameters the measurements' kinds can inform: NIC and PCIe rates and the message rate
 // for RDMA streams, the NIC's processing and DMA-read latencies for ping-pongs, NVLink, PCIe, NIC
-// and NVLS rates and the collectives' latencies for nccl-tests rows.
-std::vector<const ModelParameter*> default_parameters(const MeasurementSet& set);
+// and NVLS rates and the collectives' latencies for nccl-tests rows, the p2p channel rate and
+// stream share for point-to-point rows. And the fabric's where `start`'s routes make the rows
+// load it: a tier's uplink efficiency where some row crosses its cables, the switch latency
+// where rows reach different tiers. Throws sim::InputError (naming the row) when the model cannot
+// run a row.
+std::vector<const ModelParameter*> default_parameters(const CalibratedModel& start,
+                                                      const MeasurementSet& set);
 
 // Told after each evaluation of the model over every row: the evaluations so far, and the rms of
 // the rows' relative errors at the start and at the best evaluation yet.

@@ -52,7 +52,7 @@ double p2p_channel_rate(const CalibratedModel& m) {
   return m.collective.p2p_channel_GBps.value_or(models::kP2pChannelNetBytesPerS * 1e-9);
 }
 
-constexpr std::array<ModelParameter, 13> kParameters = {{
+constexpr std::array<ModelParameter, 16> kParameters = {{
     {"nvlink_efficiency", "fraction",
      "achieved / line rate of NVLink for collective traffic (NvlinkDomain::efficiency)", 0.2, 1.0,
      1e-2, false, [](const CalibratedModel& m) { return m.system.node.nvlink.efficiency; },
@@ -85,6 +85,19 @@ constexpr std::array<ModelParameter, 13> kParameters = {{
      [](CalibratedModel& m, double v) {
        each_nic(m, [v](models::Nic& nic) { nic.dma_read_latency = from_us(v); });
      }},
+    {"leaf_uplink_efficiency", "fraction",
+     "achieved / line rate of every leaf-spine cable (FabricSpec::uplink_efficiency)", 0.05, 1.0,
+     1e-2, false, [](const CalibratedModel& m) { return m.system.fabric.uplink_efficiency; },
+     [](CalibratedModel& m, double v) { m.system.fabric.uplink_efficiency = v; }},
+    {"core_uplink_efficiency", "fraction",
+     "achieved / line rate of every spine-core cable (FabricSpec::core_uplink_efficiency)", 0.05,
+     1.0, 1e-2, false,
+     [](const CalibratedModel& m) { return m.system.fabric.core_uplink_efficiency; },
+     [](CalibratedModel& m, double v) { m.system.fabric.core_uplink_efficiency = v; }},
+    {"switch_latency_us", "us",
+     "port-to-port latency of every fabric switch (FabricSpec::switch_latency)", 0.0, 10.0, 0.01,
+     true, [](const CalibratedModel& m) { return us_of(m.system.fabric.switch_latency); },
+     [](CalibratedModel& m, double v) { m.system.fabric.switch_latency = from_us(v); }},
     {"nvls_efficiency", "fraction",
      "share of the NVLink rate NVLS multimem traffic achieves (CollectiveCalibration)", 0.2, 1.0,
      1e-2, false, nvls_share,

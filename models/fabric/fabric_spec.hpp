@@ -49,6 +49,12 @@ struct FabricSpec {
   int units_per_pod = 1;               // 3 tiers: scalable units per pod, >= 1
   int cores = 4;                       // 3 tiers: core switches of a plane, >= 1
   double core_oversubscription = 1.0;  // 3 tiers: spine downlink : uplink capacity, >= 1
+  // Achieved / line rate of every leaf-spine cable, and of every spine-core one: calibrated
+  // shares (railsim calibrate), 1 for the design as built. Below 1 they stand for what the ports
+  // do not show (congestion control, buffers, a fabric run hotter than its cabling): the
+  // effective oversubscription is oversubscription / uplink_efficiency.
+  double uplink_efficiency = 1.0;
+  double core_uplink_efficiency = 1.0;
   sim::Bandwidth port_rate = sim::gbps(400);  // data rate per port and direction, after coding
   // Every leaf, spine and core is one of these (switch_radix.hpp checks their ports); unset, a
   // switch has as many ports as the design gives it.

@@ -117,7 +117,8 @@ void wire_cables(const System& system, SystemLinks& m, sim::Bandwidth rate) {
       const int pod = m.plane_of_leaf(at(leaf)) * m.pods + m.pod_of_leaf(at(leaf));
       const int spine = pod * fabric.spines + port % fabric.spines;
       cable(m, at(leaf), at(leaves + spine), fmt::format("leaf{}", leaf),
-            fmt::format("spine{}.{}", spine, port), rate, hop, LinkRole::kLeafSpine);
+            fmt::format("spine{}.{}", spine, port), rate * fabric.uplink_efficiency, hop,
+            LinkRole::kLeafSpine);
     }
   }
   for (int spine = 0; spine < spines; ++spine) {
@@ -127,7 +128,8 @@ void wire_cables(const System& system, SystemLinks& m, sim::Bandwidth rate) {
     for (int port = 0; port < m.spine_uplinks; ++port) {  // none with two tiers
       const int core = spine / plane_spines * fabric.cores + (first + port) % fabric.cores;
       cable(m, at(leaves + spine), at(leaves + spines + core), fmt::format("spine{}", spine),
-            fmt::format("core{}.{}", core, port), rate, hop, LinkRole::kSpineCore);
+            fmt::format("core{}.{}", core, port), rate * fabric.core_uplink_efficiency, hop,
+            LinkRole::kSpineCore);
     }
   }
 }

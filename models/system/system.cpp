@@ -59,6 +59,12 @@ System::System(SystemSpec spec, sim::FlowNetwork& network, const std::function<v
     throw sim::InputError(
         "fabric: expected nodes_per_leaf >= 1, spines >= 1 and oversubscription >= 1");
   }
+  for (const double share : {fabric.uplink_efficiency, fabric.core_uplink_efficiency}) {
+    if (!(share > 0.0 && share <= 1.0)) {
+      throw sim::InputError(
+          fmt::format("fabric: an uplink efficiency of {}, expected a share in (0, 1]", share));
+    }
+  }
   if (fabric.tiers != 2 && fabric.tiers != 3) {
     throw sim::InputError(fmt::format("fabric: {} tiers, expected 2 or 3", fabric.tiers));
   }

@@ -300,7 +300,8 @@ int run_fit(const CalibrateOptions& o,
             std::ostream& out) {
   const calibrate::fit::MeasurementSet& set = read.set;
   const std::vector<const calibrate::fit::ModelParameter*> parameters =
-      o.fit_list.empty() ? calibrate::fit::default_parameters(set) : parameters_named(o.fit_list);
+      o.fit_list.empty() ? calibrate::fit::default_parameters(start, set)
+                         : parameters_named(o.fit_list);
   const std::vector<calibrate::fit::RowCheck> before = calibrate::fit::check_rows(start, set);
   // A fit has no known end (Levenberg-Marquardt stops when its steps no longer help), so the line
   // shows what it has done and how far the error has come, not a time left.

@@ -68,7 +68,8 @@ TEST(Calibration, LatencyRowsRecoverBothNicLatenciesByLinearLeastSquares) {
     rows.push_back(rdma(MeasurementKind::kRdmaLatency, s));
   }
   const MeasurementSet set = made_by(truth, rows);
-  const Calibration c = calibrate(preset_model("dgx-h100"), set, default_parameters(set));
+  const CalibratedModel start = preset_model("dgx-h100");
+  const Calibration c = calibrate(start, set, default_parameters(start, set));
   ASSERT_EQ(c.parameters.size(), 2U);
   EXPECT_EQ(c.parameters[0].parameter->name, "nic_processing_latency_us");
   EXPECT_EQ(c.parameters[1].parameter->name, "nic_dma_read_latency_us");
@@ -239,7 +240,7 @@ TEST(Calibration, HeldOutNodeCountsOfTheH100FamilyMeetTheValidationTargets) {
             "nccl-tests_5ops_h100_1node-8gpu_xxrjun-cluster01-node007",
             "nccl-tests_allreduce+sendrecv_h100_2node-1gpn_xxrjun-cluster01-smoke"});
   const CalibratedModel start = preset_model("dgx-h100");
-  const Calibration c = calibrate(start, fit_set, default_parameters(fit_set));
+  const Calibration c = calibrate(start, fit_set, default_parameters(start, fit_set));
   ASSERT_TRUE(c.converged) << c.message;
   const Split before = split(check_rows(start, held_out));
   const Split after = split(check_rows(c.model, held_out));
@@ -289,7 +290,7 @@ TEST(Calibration, HeldOutLargeMessagesOfTheCx6PerftestSweepsStayWithinTheTarget)
   ASSERT_EQ(fit_set.rows.size(), 32U);  // 16 sizes 2 B..64 KiB, each a stream and a ping-pong
   ASSERT_EQ(held_out.rows.size(), 14U);
   const CalibratedModel start = preset_model("dgx-a100");
-  const Calibration c = calibrate(start, fit_set, default_parameters(fit_set));
+  const Calibration c = calibrate(start, fit_set, default_parameters(start, fit_set));
   ASSERT_TRUE(c.converged) << c.message;
   const double before = median_abs(split(check_rows(start, held_out)).small);
   const double after = median_abs(split(check_rows(c.model, held_out)).small);

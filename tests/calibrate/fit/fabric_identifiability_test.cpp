@@ -1,0 +1,185 @@
+// File: tests/calibrate/fit/fabric_identifiability_test.cpp
+// The fabric's calibrated parameters on synthetic clusters: a ground truth with hidden fabric
+// settings makes noisy "measurements", and calibration finds the settings again within their
+// one-sigma band where the rows load the fabric in ways that tell them apart, and names the
+// parameters it cannot tell apart where they do not.
+#include "tests/sanitizers.hpp"
+
+#include "calibrate/fit/calibration.hpp"
+#include "calibrate/fit/measurements.hpp"
+#include "models/hardware/node_presets.hpp"
+#include "sim/hash_mix.hpp"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string_view>
+#include <vector>
+
+namespace railsim::calibrate::fit {
+namespace {
+
+// Eight DGX H100 nodes, two per leaf, each leaf of a rail with one uplink (2:1): a stream
+// between nodes of one leaf crosses one switch and no uplink, one between leaves three switches
+// and two uplinks.
+CalibratedModel two_per_leaf() {
+  CalibratedModel m;
+  m.system.node = models::node_preset("dgx-h100");
+  m.system.nodes = 8;
+  m.system.fabric.nodes_per_leaf = 2;
+  m.system.fabric.oversubscription = 2.0;
+  return m;
+}
+
+Measurement rdma_between(MeasurementKind kind, int from, int to, std::int64_t size) {
+  Measurement m;
+  m.kind = kind;
+  m.source = fmt::format("synthetic:n{}-n{}:{}", from, to, size);
+  m.size_bytes = size;
+  m.iterations = 1000;
+  m.node_ids = {from, to};
+  return m;
+}
+
+Measurement all_reduce_over_all_nodes(std::int64_t size) {
+  Measurement m;
+  m.source = fmt::format("synthetic:all_reduce:{}", size);
+  m.size_bytes = size;
+  place_collective(m, {0, 1, 2, 3, 4, 5, 6, 7}, {0});
+  return m;
+}
+
+// Rows `truth` predicts, each off by a draw of up to +-1% (uniform, deterministic by `seed`): the
+// spread of repeated runs on a quiet cluster.
+MeasurementSet noisy(const CalibratedModel& truth,
+                     std::vector<Measurement> rows,
+                     std::uint64_t seed = 0) {
+  MeasurementSet set;
+  std::uint64_t draw = seed;
+  for (Measurement& m : rows) {
+    draw = sim::hash_mix(draw, 0x5eed);
+    const double u = static_cast<double>(draw) / static_cast<double>(UINT64_MAX);
+    m.measured = predict(truth, m) * (1.0 + 0.01 * (2.0 * u - 1.0));
+    set.rows.push_back(m);
+  }
+  return set;
+}
+
+std::vector<Measurement> latency_rows(int from, int to) {
+  std::vector<Measurement> rows;
+  for (std::int64_t s = 2; s <= 8192; s *= 4) {
+    rows.push_back(rdma_between(MeasurementKind::kRdmaLatency, from, to, s));
+  }
+  return rows;
+}
+
+bool lists(const std::vector<const ModelParameter*>& list, std::string_view name) {
+  return std::any_of(list.begin(), list.end(),
+                     [name](const ModelParameter* p) { return p->name == name; });
+}
+
+std::vector<const ModelParameter*> named(std::initializer_list<std::string_view> names) {
+  std::vector<const ModelParameter*> list;
+  for (const std::string_view name : names) {
+    list.push_back(find_model_parameter(name));
+  }
+  return list;
+}
+
+// Fitted jointly with the NIC's rate and latency, over twenty draws of the noise: a standard
+// error that means what it says has the hidden value within one sigma of about 68% of the
+// estimates (80 here: 54 +- 4), and none far outside.
+TEST(FabricIdentifiability, RowsOverOneSwitchAndOverThreeRecoverTheFabricWithTheNic) {
+  if (railsim::test::kUnderSanitizers) {
+    GTEST_SKIP() << "twenty fits of a hundred model runs: checked in the optimised build";
+  }
+  CalibratedModel truth = two_per_leaf();
+  find_model_parameter("nic_efficiency")->set(truth, 0.9);
+  find_model_parameter("nic_processing_latency_us")->set(truth, 1.0);
+  find_model_parameter("leaf_uplink_efficiency")->set(truth, 0.6);  // 2:1 ports, 3.3:1 in effect
+  find_model_parameter("switch_latency_us")->set(truth, 0.5);
+  std::vector<Measurement> rows = latency_rows(0, 1);
+  for (Measurement& m : latency_rows(0, 2)) {
+    rows.push_back(m);
+  }
+  for (std::int64_t s = std::int64_t{1} << 20; s <= (std::int64_t{8} << 20); s *= 2) {
+    rows.push_back(rdma_between(MeasurementKind::kRdmaBandwidth, 0, 1, s));
+    rows.push_back(rdma_between(MeasurementKind::kRdmaBandwidth, 0, 2, s));
+  }
+  for (std::int64_t s = std::int64_t{64} << 20; s <= (std::int64_t{1} << 30); s *= 4) {
+    rows.push_back(all_reduce_over_all_nodes(s));
+  }
+  const CalibratedModel start = two_per_leaf();
+  int estimates = 0;
+  int within_one_sigma = 0;
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    const MeasurementSet set = noisy(truth, rows, seed);
+    if (seed == 1) {
+      // The rows cross the leaves' uplinks and reach one tier and two: both fabric parameters
+      // of a two-tier fabric, not the cores'.
+      const std::vector<const ModelParameter*> defaults = default_parameters(start, set);
+      EXPECT_TRUE(lists(defaults, "leaf_uplink_efficiency"));
+      EXPECT_TRUE(lists(defaults, "switch_latency_us"));
+      EXPECT_FALSE(lists(defaults, "core_uplink_efficiency"));
+    }
+    const Calibration c = calibrate(start, set,
+                                    named({"nic_efficiency", "nic_processing_latency_us",
+                                           "leaf_uplink_efficiency", "switch_latency_us"}));
+    ASSERT_TRUE(c.converged) << c.message;
+    EXPECT_TRUE(c.confounded.empty()) << c.message;
+    for (const FittedParameter& p : c.parameters) {
+      ASSERT_EQ(p.status, VariableStatus::kFitted) << p.parameter->name;
+      const double off = std::abs(p.value - p.parameter->get(truth)) / p.sigma;
+      EXPECT_LE(off, 4.0) << p.parameter->name << ", draw " << seed;
+      ++estimates;
+      within_one_sigma += off <= 1.0 ? 1 : 0;
+    }
+  }
+  fmt::print("{} of {} estimates within one sigma of the hidden value\n", within_one_sigma,
+             estimates);
+  EXPECT_GE(within_one_sigma, 40);
+  EXPECT_LE(within_one_sigma, 68);
+}
+
+TEST(FabricIdentifiability, RowsThatAllCrossTheSameSwitchesNameTheLatenciesTheyConfound) {
+  CalibratedModel truth = two_per_leaf();
+  find_model_parameter("switch_latency_us")->set(truth, 0.5);
+  const MeasurementSet set = noisy(truth, latency_rows(0, 2));
+  const CalibratedModel start = two_per_leaf();
+  // Every row crosses the same three switches: the switches' latency is not fitted by default.
+  const std::vector<const ModelParameter*> defaults = default_parameters(start, set);
+  EXPECT_FALSE(lists(defaults, "switch_latency_us"));
+  EXPECT_TRUE(lists(defaults, "nic_processing_latency_us"));
+
+  // Asked for both, the fit says it cannot tell them apart: a NIC's latency counts twice a row,
+  // a switch's three times, and nothing else differs.
+  const Calibration c =
+      calibrate(start, set, named({"nic_processing_latency_us", "switch_latency_us"}));
+  ASSERT_EQ(c.confounded.size(), 1U) << c.message;
+  EXPECT_EQ(c.confounded[0].first, 0U);
+  EXPECT_EQ(c.confounded[0].second, 1U);
+  EXPECT_LT(c.confounded[0].correlation, -kConfoundedCorrelation);
+  EXPECT_NE(c.message.find("nic_processing_latency_us and switch_latency_us"), std::string::npos)
+      << c.message;
+}
+
+TEST(FabricIdentifiability, NoFabricParameterWhereEveryNodeSharesOneLeaf) {
+  CalibratedModel one_leaf = two_per_leaf();
+  one_leaf.system.fabric.nodes_per_leaf = 8;
+  one_leaf.system.fabric.oversubscription = 1.0;
+  std::vector<Measurement> rows = latency_rows(0, 5);
+  rows.push_back(all_reduce_over_all_nodes(std::int64_t{64} << 20));
+  const MeasurementSet set = noisy(one_leaf, rows);
+  const std::vector<const ModelParameter*> defaults = default_parameters(one_leaf, set);
+  for (const char* name :
+       {"leaf_uplink_efficiency", "core_uplink_efficiency", "switch_latency_us"}) {
+    EXPECT_FALSE(lists(defaults, name)) << name;
+  }
+}
+
+}  // namespace
+}  // namespace railsim::calibrate::fit
