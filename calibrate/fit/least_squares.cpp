@@ -429,6 +429,8 @@ bool probe_flat(Evaluator& evaluate,
       continue;
     }
     double least = fitted_squares;
+    std::vector<double> best;
+    VectorXd at_best;
     for (const double bound : {v.lower, v.upper}) {
       for (const double fraction : kProbeFractions) {
         std::vector<double> tried = fit.values;
@@ -436,13 +438,20 @@ bool probe_flat(Evaluator& evaluate,
         if (tried[j] == fit.values[j]) {
           break;  // at that bound already
         }
-        const double squares = evaluate(tried).squaredNorm();
-        if (squares < least) {
-          least = squares;
-          probed[j] = tried[j];
-          moved = true;
+        VectorXd at_tried = evaluate(tried);
+        if (at_tried.squaredNorm() < least) {
+          least = at_tried.squaredNorm();
+          best = std::move(tried);
+          at_best = std::move(at_tried);
         }
       }
+    }
+    // Only where it binds there: a variable that moves the residuals in steps (a latency the
+    // tuner's choice turns on) would be left flat, at a value no fit chose.
+    if (!best.empty() &&
+        column(evaluate, variables, best, at_best, j).norm() * v.scale >= kSensitivityFloor) {
+      probed[j] = best[j];
+      moved = true;
     }
   }
   return moved;
@@ -467,8 +476,15 @@ FitResult fit_least_squares(const std::vector<FitVariable>& variables,
   // stands where it converges and ends better than the first (or the first had nothing to fit).
   std::vector<double> probed = result.values;
   if (probe_flat(evaluate, variables, result, probed)) {
-    FitResult second = fit_from(evaluate, variables, std::move(probed), max_evaluations);
-    if (second.converged && (!result.converged || second.rms_residual < result.rms_residual)) {
+    FitResult second = fit_from(evaluate, variables, probed, max_evaluations);
+    // A variable left out again must hold the value the first fit had.
+    bool consistent = true;
+    for (std::size_t j = 0; j < variables.size(); ++j) {
+      consistent = consistent && (second.status[j] != VariableStatus::kNotInformed ||
+                                  probed[j] == result.values[j]);
+    }
+    if (second.converged && consistent &&
+        (!result.converged || second.rms_residual < result.rms_residual)) {
       result = std::move(second);
     }
   }
