@@ -38,7 +38,7 @@ std::vector<ElementFault> fault_space(const models::SystemSpec& system,
   }
   if (!cables.empty()) {
     // A leaf left without an uplink is no candidate: explain() finds the system impossible.
-    for (const double kept : {0.5, 0.25}) {
+    for (const double kept : scales) {
       space.push_back({FaultKind::kFewerUplinks, 0, 0, kept});
     }
     if (system.fabric.routing == models::Routing::kAdaptive) {

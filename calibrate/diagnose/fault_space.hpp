@@ -15,7 +15,7 @@ namespace railsim::calibrate::diagnose {
 // slot of the other socket (on a server of two), its cable swapped with each other NIC's (unless
 // the rails are misaligned), and the node's GPUDirect RDMA off; each switch cable some
 // measurement crosses, at each grid scale; and where some traffic crosses a spine, leaves with a
-// half or a quarter of their uplinks, static ECMP on a design that routes adaptively, and
+// share of their uplinks at each grid scale, static ECMP on a design that routes adaptively, and
 // kEcmpDraws other draws of a static-ECMP design's hash. `cables`: the switch cables some
 // measurement crosses, sorted; `scales`: the grid of rate scales. An element's scales are listed
 // one after another.

@@ -404,17 +404,18 @@ TEST(FaultDiagnosis, FabricWideFaultsAreRankedFirst) {
   // Rail-aligned rings cross the spines from one node per leaf, whose NIC port already limits
   // what its uplinks carry, so only misaligned rails show the uplinks (docs/validation.md): on
   // 8 nodes in two units of 4 cabled at random, a pair's AllReduce sends channels of both nodes
-  // up through the leaves they share. With half the uplinks (2:1 instead of 1:1) static ECMP
-  // stacks them on fewer; with static ECMP instead of adaptive routing some hash onto one uplink;
-  // with another draw of the ECMP hash, other flows collide.
-  // (Half the uplinks under adaptive routing still carry what two of a leaf's four nodes send:
-  // no pair's measurement shows it.)
+  // up through the leaves they share. With half the uplinks (2:1 instead of 1:1), or three of
+  // four (1.33:1), static ECMP stacks them on fewer; with static ECMP instead of adaptive routing
+  // some hash onto one uplink; with another draw of the ECMP hash, other flows collide. (Half the
+  // uplinks under adaptive routing still carry what two of a leaf's four nodes send: no pair's
+  // measurement shows it.)
   CalibratedModel ecmp = in_units(8, 4);
   ecmp.system.fabric.rails = models::RailMapping::kMisaligned;
   CalibratedModel adaptive = ecmp;
   adaptive.system.fabric.routing = models::Routing::kAdaptive;
   const std::vector<std::pair<ElementFault, CalibratedModel>> cases = {
       {{FaultKind::kFewerUplinks, 0, 0, 0.5}, ecmp},
+      {{FaultKind::kFewerUplinks, 0, 0, 0.75}, ecmp},
       {{FaultKind::kStaticEcmp}, adaptive},
       {ecmp_draw(3), ecmp}};
   for (const auto& [fault, cluster] : cases) {
