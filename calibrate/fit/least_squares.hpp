@@ -3,15 +3,19 @@
 // squared residuals, each variable kept within its bounds, and say how well the data pin them.
 //
 // Variables the residuals are affine in (a latency added to every measured time) are solved as
-// linear least squares, in one QR solve; any other set (an efficiency that divides a transfer
-// time, a rate that caps it) by Levenberg-Marquardt (Eigen's MINPACK port). Bounds are kept by
-// clamping in the linear case and by the transform x = lower + (upper - lower)(1 + sin u) / 2 in
-// the non-linear one, so the minimiser never leaves them. The Jacobian is taken by finite
-// differences: the residuals come from the simulator, which has no derivatives.
+// linear least squares, in one complete orthogonal decomposition; any other set (an efficiency
+// that divides a transfer time, a rate that caps it) by Levenberg-Marquardt (Eigen's MINPACK
+// port). Bounds are kept by clamping in the linear case and, in the non-linear one, by the
+// transform x = lower + (upper - lower)(1 + sin u) / 2, so the minimiser never leaves them. The
+// Jacobian is taken by finite differences: the residuals come from the simulator, which has no
+// derivatives.
 //
 // A variable the residuals do not move at the start (a PCIe efficiency when the NIC is the
 // bottleneck of every measured row) is not informed by the data: it keeps its initial value and
-// is left out of the fit rather than drifting. The uncertainty of the others is the usual
+// is left out of the fit rather than drifting. Such a variable that is not affine may still bind
+// elsewhere in its bounds (a fabric's uplinks slower than the design's line rate): it is tried
+// along its range after the fit, and a second fit from where it binds and fits better stands if
+// it ends better than the first. The uncertainty of the others is the usual
 // s^2 (J^T J)^-1 at the solution, s^2 = sum of squares / (rows - fitted variables); variables
 // whose estimates the data tie together (a NIC's latency and a switch's, when every row crosses
 // the same switches) are named as confounded, pair by pair.
