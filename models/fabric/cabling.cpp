@@ -41,4 +41,18 @@ std::optional<CablingProblem> find_cabling_problem(const std::vector<std::vector
   return std::nullopt;
 }
 
+std::optional<std::string> top_of_rack_problem(int nodes_per_leaf, int planes, int rails) {
+  if (planes != 1) {
+    return fmt::format(
+        "top-of-rack cabling puts all of a node's NICs on one leaf, so one plane, not {}", planes);
+  }
+  if (nodes_per_leaf % rails != 0) {
+    return fmt::format(
+        "top-of-rack cabling puts whole nodes on a leaf: nodes_per_leaf ({}) must be a multiple "
+        "of a node's {} compute NICs",
+        nodes_per_leaf, rails);
+  }
+  return std::nullopt;
+}
+
 }  // namespace railsim::models

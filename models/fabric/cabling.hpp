@@ -1,7 +1,8 @@
 // File: models/fabric/cabling.hpp
-// Checks an explicit rail cabling table: one row per node, one rail per compute NIC, each rail
-// at most once per node (a node has one port on each rail's leaf). Problems carry the row and
-// column, so a scenario reader can point at the offending value.
+// Checks how a fabric's rails are cabled. An explicit rail cabling table: one row per node, one
+// rail per compute NIC, each rail at most once per node (a node has one port on each rail's
+// leaf); problems carry the row and column, so a scenario reader can point at the offending
+// value. Top-of-rack cabling: whole nodes on a leaf.
 #pragma once
 
 #include <optional>
@@ -19,5 +20,10 @@ struct CablingProblem {
 std::optional<CablingProblem> find_cabling_problem(const std::vector<std::vector<int>>& cabling,
                                                    int nodes,
                                                    int rails);
+
+// Why top-of-rack cabling cannot put whole nodes of `rails` compute NICs on each leaf of a unit
+// of `nodes_per_leaf` over `planes` planes: nullopt when it can (one plane, nodes_per_leaf a
+// multiple of the rails).
+std::optional<std::string> top_of_rack_problem(int nodes_per_leaf, int planes, int rails);
 
 }  // namespace railsim::models

@@ -33,6 +33,11 @@ enum class RailMapping {
   kAligned,     // NIC i on rail i: same-index GPUs of all nodes meet under one leaf
   kMisaligned,  // a per-node permutation of the NICs over the rails, drawn from rail_seed
   kExplicit,    // NodeSpec-independent table: cabling[node][nic] = rail
+  // Top-of-rack: every NIC of a node on one leaf, the "rail" r of a node being its place in its
+  // unit over nodes_per_leaf / rails: the same switches and ports as a rail-optimised fabric,
+  // cabled by server (what rail-optimised designs are compared against). Traffic between
+  // same-index NICs leaves its leaf unless both nodes share it.
+  kTopOfRack,
 };
 
 enum class Routing {

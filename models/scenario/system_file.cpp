@@ -149,7 +149,8 @@ void read_fabric(const JsonValue& fabric, SystemSpec& system) {
   if (const auto v = fabric.find("rails")) {
     f.rails = v->as_enum<RailMapping>({{"aligned", RailMapping::kAligned},
                                        {"misaligned", RailMapping::kMisaligned},
-                                       {"explicit", RailMapping::kExplicit}});
+                                       {"explicit", RailMapping::kExplicit},
+                                       {"top-of-rack", RailMapping::kTopOfRack}});
   }
   if (const auto v = fabric.find("rail_seed")) {
     f.rail_seed = static_cast<std::uint64_t>(v->as_integer(0));
@@ -160,6 +161,15 @@ void read_fabric(const JsonValue& fabric, SystemSpec& system) {
   if (const auto v = fabric.find("ecmp_seed")) {
     f.ecmp_seed = static_cast<std::uint64_t>(v->as_integer(0));
   }
+  int rails = 0;
+  for (const Nic& nic : system.node.nics) {
+    rails += nic.role == NicRole::kCompute ? 1 : 0;
+  }
+  if (f.rails == RailMapping::kTopOfRack) {
+    if (const auto problem = top_of_rack_problem(f.nodes_per_leaf, f.planes, rails)) {
+      throw fabric.at("rails").error(*problem);
+    }
+  }
   const std::optional<JsonValue> cabling = fabric.find("cabling");
   if (f.rails != RailMapping::kExplicit) {
     if (cabling) {
@@ -169,10 +179,6 @@ void read_fabric(const JsonValue& fabric, SystemSpec& system) {
   }
   if (!cabling) {
     throw fabric.error(R"("rails": "explicit" needs a "cabling" table: one row of rails per node)");
-  }
-  int rails = 0;
-  for (const Nic& nic : system.node.nics) {
-    rails += nic.role == NicRole::kCompute ? 1 : 0;
   }
   const std::vector<JsonValue> rows = cabling->elements();
   for (const JsonValue& row : rows) {

@@ -144,6 +144,15 @@ std::vector<std::vector<int>> cable_rails(const SystemSpec& spec, int rails) {
     std::iota(rail[at(n)].begin(), rail[at(n)].end(), 0);
   }
   const auto plane_rails = static_cast<std::size_t>(rails_per_plane(fabric, rails));
+  if (fabric.rails == RailMapping::kTopOfRack) {
+    if (const auto problem = top_of_rack_problem(fabric.nodes_per_leaf, fabric.planes, rails)) {
+      throw sim::InputError("fabric: " + *problem);
+    }
+    const int nodes_per_rack = fabric.nodes_per_leaf / rails;
+    for (int n = 0; n < spec.nodes; ++n) {
+      std::fill(rail[at(n)].begin(), rail[at(n)].end(), n % fabric.nodes_per_leaf / nodes_per_rack);
+    }
+  }
   if (fabric.rails == RailMapping::kMisaligned) {
     // Fisher-Yates with the engine's own draws, so every platform cables alike; each plane's
     // rails among themselves.

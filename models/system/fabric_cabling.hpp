@@ -13,11 +13,13 @@
 namespace railsim::models {
 
 // The rail of each compute NIC of each node, [node][compute NIC]: NIC i on rail i when aligned,
-// a Fisher-Yates shuffle per node and plane seeded by the fabric's rail_seed when misaligned, or
-// the fabric's cabling table. A NIC stays in its own plane (NIC i in plane i / rails per plane),
+// a Fisher-Yates shuffle per node and plane seeded by the fabric's rail_seed when misaligned, the
+// fabric's cabling table, or, top-of-rack, every NIC of node n on rail (n mod nodes_per_leaf) /
+// (nodes_per_leaf / rails). A NIC stays in its own plane (NIC i in plane i / rails per plane),
 // as a cable to another plane would leave NCCL's rings on that NIC index without a path. Throws
 // sim::InputError for a table that leaves a NIC unconnected, puts two NICs of one node on one
-// rail or a NIC on a rail of another plane.
+// rail or a NIC on a rail of another plane, and for top-of-rack cabling over several planes or
+// units that do not split into whole nodes a leaf.
 std::vector<std::vector<int>> cable_rails(const SystemSpec& spec, int rails);
 
 // Adds the fabric's links to `links`, which holds the nodes' and the rails: the NIC ports of the

@@ -37,8 +37,10 @@ inline constexpr std::array<Choice<models::Protocol>, 3> kProtocolChoices = {
 inline constexpr std::array<Choice<models::Execution>, 2> kExecutionChoices = {
     {{"chunk", models::Execution::kChunk}, {"pipelined", models::Execution::kPipelined}}};
 
-inline constexpr std::array<Choice<models::RailMapping>, 2> kRailChoices = {
-    {{"aligned", models::RailMapping::kAligned}, {"misaligned", models::RailMapping::kMisaligned}}};
+inline constexpr std::array<Choice<models::RailMapping>, 3> kRailChoices = {
+    {{"aligned", models::RailMapping::kAligned},
+     {"misaligned", models::RailMapping::kMisaligned},
+     {"top-of-rack", models::RailMapping::kTopOfRack}}};
 
 inline constexpr std::array<Choice<models::Routing>, 2> kRoutingChoices = {
     {{"ecmp", models::Routing::kEcmp}, {"adaptive", models::Routing::kAdaptive}}};

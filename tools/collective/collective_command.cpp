@@ -142,7 +142,7 @@ std::optional<CollectiveOptions> parse_options(const std::vector<std::string>& a
                  "smallest size, with nccl-tests' suffixes (8, 1K, 64M, 8G)")(
       "maxbytes,e", po::value(&a.max_size)->default_value("32M"), "largest size")(
       "stepfactor,f", po::value(&a.factor)->default_value(2), "size multiplier between rows")(
-      "rail", po::value(&o.rail), "override the rail mapping: aligned or misaligned")(
+      "rail", po::value(&o.rail), "override the rail mapping: aligned, misaligned or top-of-rack")(
       "oversub", po::value(&o.oversub), "override the leaf uplink oversubscription, e.g. 2:1")(
       "routing", po::value(&o.routing), "override the routing: ecmp or adaptive")(
       "algo", po::value(&a.algo)->default_value("auto"),

@@ -114,6 +114,8 @@ const char* rail_mapping_key(models::RailMapping rails) {
       return "misaligned";
     case models::RailMapping::kExplicit:
       return "explicit";
+    case models::RailMapping::kTopOfRack:
+      return "top-of-rack";
   }
   RAILSIM_UNREACHABLE("a RailMapping without a name");
 }

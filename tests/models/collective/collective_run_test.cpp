@@ -3,6 +3,7 @@
 // against each other, and the physics every result must obey.
 #include "models/collective/collective_run.hpp"
 
+#include "models/fabric/wire.hpp"
 #include "models/hardware/node_presets.hpp"
 #include "sim/input_error.hpp"
 
@@ -31,13 +32,15 @@ struct Testbed {
                    const char* preset = "dgx-h100",
                    RailMapping rails = RailMapping::kAligned,
                    double oversubscription = 1.0,
-                   int nodes_per_leaf = 32) {
+                   int nodes_per_leaf = 32,
+                   Routing routing = Routing::kEcmp) {
     SystemSpec spec;
     spec.node = node_preset(preset);
     spec.nodes = nodes;
     spec.fabric.rails = rails;
     spec.fabric.oversubscription = oversubscription;
     spec.fabric.nodes_per_leaf = nodes_per_leaf;
+    spec.fabric.routing = routing;
     system = std::make_unique<System>(spec, network);
   }
 
@@ -240,6 +243,51 @@ TEST(CollectiveRun, MisalignedRailsAtTwoToOneLoseToAlignedAndAlignedIgnoresTheUp
   const double misaligned_oversubscribed = busbw(RailMapping::kMisaligned, 2.0);
   EXPECT_NEAR(aligned_oversubscribed, aligned, 1e-9 * aligned);
   EXPECT_LT(misaligned_oversubscribed, 0.95 * aligned);
+}
+
+TEST(CollectiveRun, TopOfRackCablingSendsEveryRailOfANodeThroughItsLeafsUplinks) {
+  // 2 x 8 H100, 16 channels, Simple, 1 GiB AllReduce, eight nodes a unit at 4:1. Cabled
+  // top-of-rack, a leaf holds one node's eight NICs and two uplinks, so every channel leaves
+  // through them: 400G each, 50 GB/s x 4096/4122 of payload (IB's 4 KiB MTU, wire.hpp), spread
+  // evenly by adaptive routing. Aligned, each rail's leaf holds NIC r of both nodes and the
+  // uplinks carry nothing: a GPU's Gen5 link, 49.15 GB/s, bounds it (MultiNic's closed form).
+  // Both: 2 x 15/16 x 2^30 over the bound, + 59 posts x 3 us + 8.4 us base latency.
+  const auto seconds = [](RailMapping rails) {
+    Testbed bed(2, "dgx-h100", rails, 4.0, 8, Routing::kAdaptive);
+    return sim::to_seconds(
+        bed.run(ring(CollectiveOp::kAllReduce, sim::gib(1), Protocol::kSimple, 16)).time);
+  };
+  const double bytes = 2.0 * 15.0 / 16.0 * 1073741824.0;
+  const double posts = 59 * 3e-6 + 8.4e-6;
+  const double uplinks = 2.0 * 50e9 * wire_efficiency(Transport::kInfiniband, 4096);
+  const double top_of_rack = bytes / uplinks + posts;
+  const double aligned = bytes / (8.0 * kGen5GBps * 1e9) + posts;
+  EXPECT_NEAR(seconds(RailMapping::kTopOfRack), top_of_rack, 0.01 * top_of_rack);
+  EXPECT_NEAR(seconds(RailMapping::kAligned), aligned, 0.01 * aligned);
+}
+
+TEST(CollectiveRun, TopOfRackCablingPutsWholeNodesOnALeaf) {
+  // 20 nodes, 16 a unit: each of a unit's eight leaves takes two whole nodes.
+  SystemSpec spec;
+  spec.node = node_preset("dgx-h100");
+  spec.nodes = 20;
+  spec.fabric.nodes_per_leaf = 16;
+  spec.fabric.rails = RailMapping::kTopOfRack;
+  sim::Simulator simulator;
+  sim::FlowNetwork network(simulator);
+  const System system(spec, network);
+  for (int n = 0; n < spec.nodes; ++n) {
+    for (int nic = 0; nic < 8; ++nic) {
+      EXPECT_EQ(system.rail_of(n, nic), n % 16 / 2) << n << " " << nic;
+    }
+  }
+  // A unit that does not split into whole nodes a leaf, or several planes: refused.
+  for (const auto& [per_leaf, planes] : {std::pair(12, 1), std::pair(16, 2)}) {
+    spec.fabric.nodes_per_leaf = per_leaf;
+    spec.fabric.planes = planes;
+    sim::FlowNetwork again(simulator);
+    EXPECT_THROW(System(spec, again), sim::InputError) << per_leaf << " " << planes;
+  }
 }
 
 TEST(CollectiveRun, RejectsWhatItCannotRun) {
