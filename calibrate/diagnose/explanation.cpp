@@ -33,6 +33,10 @@ bool touches(const ElementFault& f, const Measurement& m, const std::vector<std:
       f.kind == FaultKind::kEcmpDraw) {
     return !crossed.empty();
   }
+  if (f.kind == FaultKind::kTopOfRack) {
+    // Moves traffic between nodes onto the spines, whether the design's crosses them or not.
+    return m.kind != MeasurementKind::kCollectiveTime || m.nodes > 1;
+  }
   const bool collective = m.kind == MeasurementKind::kCollectiveTime;
   const bool its_nic =
       f.nic == m.nic || (f.kind == FaultKind::kCablesSwapped && f.other_nic == m.nic);

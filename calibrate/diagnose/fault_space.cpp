@@ -1,7 +1,10 @@
 // File: calibrate/diagnose/fault_space.cpp
 #include "calibrate/diagnose/fault_space.hpp"
 
+#include "models/fabric/cabling.hpp"
 #include "models/fault/fault_injection.hpp"
+
+#include <algorithm>
 
 namespace railsim::calibrate::diagnose {
 
@@ -12,7 +15,10 @@ std::vector<ElementFault> fault_space(const models::SystemSpec& system,
                                       const std::vector<std::string>& cables,
                                       const std::vector<double>& scales) {
   const int nics = static_cast<int>(models::compute_nic_indices(system.node).size());
-  const bool swappable = system.fabric.rails != models::RailMapping::kMisaligned;
+  const models::RailMapping rails = system.fabric.rails;
+  // A node's cables all reach one leaf when misaligned at random or top-of-rack: nothing to swap.
+  const bool swappable =
+      rails == models::RailMapping::kAligned || rails == models::RailMapping::kExplicit;
   std::vector<ElementFault> space;
   for (int node = 0; node < system.nodes; ++node) {
     for (int nic = 0; nic < nics; ++nic) {
@@ -50,6 +56,12 @@ std::vector<ElementFault> fault_space(const models::SystemSpec& system,
       f.draw = draw;
       space.push_back(f);
     }
+  }
+  // Rails cabled by server: offered where it would split the cluster's nodes over leaves.
+  const int nodes_per_rack = system.fabric.nodes_per_leaf / std::max(1, nics);
+  if (rails == models::RailMapping::kAligned && system.nodes > nodes_per_rack &&
+      !models::top_of_rack_problem(system.fabric.nodes_per_leaf, system.fabric.planes, nics)) {
+    space.push_back({FaultKind::kTopOfRack});
   }
   return space;
 }

@@ -33,6 +33,9 @@ std::string fault_name(const ElementFault& f,
   if (f.kind == FaultKind::kEcmpDraw) {
     return fmt::format("ECMP collisions (hash draw {})", f.draw);
   }
+  if (f.kind == FaultKind::kTopOfRack) {
+    return "rails cabled top-of-rack (every NIC of a node on one leaf)";
+  }
   const std::string nic = fmt::format("{}.{}", host, faulted_nic(node, f.nic).name);
   if (f.kind == FaultKind::kNicDown) {
     return nic + " down";
@@ -81,6 +84,9 @@ std::string fault_next_step(const ElementFault& f) {
       return "the uplinks' load while the job runs (the switches' port counters): flows hashed "
              "onto the same uplinks; more queue pairs per connection "
              "(NCCL_IB_QPS_PER_CONNECTION) or adaptive routing spread them";
+    case FaultKind::kTopOfRack:
+      return "which leaf each NIC of a node is cabled to (ibnetdiscover, or the cable labels): "
+             "one leaf for all of a node's NICs, where the design has one leaf per rail";
   }
   return "";
 }

@@ -24,7 +24,8 @@ namespace railsim::models {
 //   - a cable between two switches (leaf-spine, spine-core) at a reduced rate, both directions;
 //   - fabric-wide: leaves with a fraction of the design's uplinks (oversubscribed beyond it);
 //     static ECMP instead of adaptive routing; another draw of a static-ECMP design's hash (the
-//     switches' hash places colliding flows otherwise than the model's draw).
+//     switches' hash places colliding flows otherwise than the model's draw); a rail-aligned
+//     design cabled top-of-rack (every NIC of a node on one leaf, RailMapping::kTopOfRack).
 enum class FaultKind {
   kNicPort,
   kNicPcie,
@@ -36,6 +37,7 @@ enum class FaultKind {
   kFewerUplinks,  // fabric-wide
   kStaticEcmp,    // fabric-wide
   kEcmpDraw,      // fabric-wide
+  kTopOfRack,     // fabric-wide
 };
 
 // The other draws of an ECMP design's hash tried: enough to find a placement of colliding flows
@@ -60,7 +62,8 @@ const Nic& faulted_nic(const NodeSpec& node, int compute_nic);
 // "n3.mlx5_5 port at 50%", "n3.mlx5_5 PCIe at 25%", "n3.mlx5_5 down", "n3 GPUDirect RDMA off",
 // "n3.mlx5_9 and mlx5_10 cables swapped", "n3.mlx5_5 on the other socket",
 // "cable leaf4>spine1.5 at 50%", "leaf uplinks at 50%
-// of the design's", "static ECMP instead of adaptive routing", "ECMP collisions (hash draw 3)";
+// of the design's", "static ECMP instead of adaptive routing", "ECMP collisions (hash draw 3)",
+// "rails cabled top-of-rack";
 // with `hosts` (what the cluster calls node i), "node03.mlx5_5 port at 50%".
 std::string fault_name(const ElementFault& fault,
                        const NodeSpec& node,

@@ -109,6 +109,8 @@ FaultedSystem with_faults(const SystemSpec& design, const std::vector<ElementFau
       system.fabric.oversubscription /= f.scale;
     } else if (f.kind == FaultKind::kStaticEcmp) {
       system.fabric.routing = Routing::kEcmp;
+    } else if (f.kind == FaultKind::kTopOfRack) {
+      system.fabric.rails = RailMapping::kTopOfRack;
     } else if (f.kind == FaultKind::kEcmpDraw) {
       // Another seed of the same hash: each flow's path drawn anew, independently of the design's.
       system.fabric.ecmp_seed =
@@ -140,7 +142,8 @@ std::vector<std::string> fault_entries(const ElementFault& f, const SystemSpec& 
                         pcie_parent_name(other_socket_slot(system.node, f.nic).value()))};
   }
   if (f.kind == FaultKind::kCablesSwapped || f.kind == FaultKind::kFewerUplinks ||
-      f.kind == FaultKind::kStaticEcmp || f.kind == FaultKind::kEcmpDraw) {
+      f.kind == FaultKind::kStaticEcmp || f.kind == FaultKind::kEcmpDraw ||
+      f.kind == FaultKind::kTopOfRack) {
     return {};
   }
   sim::Simulator simulator;

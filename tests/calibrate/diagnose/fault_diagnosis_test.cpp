@@ -163,6 +163,8 @@ MeasurementSet measure(const ElementFault& fault,
     truth.system.fabric.oversubscription /= fault.scale;
   } else if (!healthy && fault.kind == FaultKind::kStaticEcmp) {
     truth.system.fabric.routing = models::Routing::kEcmp;
+  } else if (!healthy && fault.kind == FaultKind::kTopOfRack) {
+    truth.system.fabric.rails = models::RailMapping::kTopOfRack;
   } else if (!healthy && fault.kind == FaultKind::kEcmpDraw) {
     // Draw k of the hash is its seed mixed with k (models/fault/fault_injection.cpp).
     truth.system.fabric.ecmp_seed =
@@ -296,6 +298,8 @@ std::string kind_label(FaultKind kind) {
       return "static-ECMP";
     case FaultKind::kEcmpDraw:
       return "ECMP-draw";
+    case FaultKind::kTopOfRack:
+      return "top-of-rack";
   }
   return "";
 }
@@ -398,7 +402,7 @@ ElementFault ecmp_draw(int draw) {
 
 TEST(FaultDiagnosis, FabricWideFaultsAreRankedFirst) {
   if (railsim::test::kUnderSanitizers) {
-    GTEST_SKIP() << "three diagnoses of 8-node clusters: checked in the optimised build; the other "
+    GTEST_SKIP() << "five diagnoses of 8-node clusters: checked in the optimised build; the other "
                     "tests run the same code under the sanitizers";
   }
   // Rail-aligned rings cross the spines from one node per leaf, whose NIC port already limits
@@ -408,7 +412,9 @@ TEST(FaultDiagnosis, FabricWideFaultsAreRankedFirst) {
   // four (1.33:1), static ECMP stacks them on fewer; with static ECMP instead of adaptive routing
   // some hash onto one uplink; with another draw of the ECMP hash, other flows collide. (Half the
   // uplinks under adaptive routing still carry what two of a leaf's four nodes send: no pair's
-  // measurement shows it.)
+  // measurement shows it.) A rail-aligned unit of 8 cabled top-of-rack, a node a leaf, sends
+  // every pair's traffic over the spines, where aligned it stays under each rail's leaf: ECMP
+  // stacks some channels on the same uplinks, and every ping-pong crosses two switches more.
   CalibratedModel ecmp = in_units(8, 4);
   ecmp.system.fabric.rails = models::RailMapping::kMisaligned;
   CalibratedModel adaptive = ecmp;
@@ -417,7 +423,8 @@ TEST(FaultDiagnosis, FabricWideFaultsAreRankedFirst) {
       {{FaultKind::kFewerUplinks, 0, 0, 0.5}, ecmp},
       {{FaultKind::kFewerUplinks, 0, 0, 0.75}, ecmp},
       {{FaultKind::kStaticEcmp}, adaptive},
-      {ecmp_draw(3), ecmp}};
+      {ecmp_draw(3), ecmp},
+      {{FaultKind::kTopOfRack}, in_units(8, 8)}};
   for (const auto& [fault, cluster] : cases) {
     const MeasurementSet set = measure(fault, false, 5, cluster);
     ASSERT_TRUE(shows(set, 5, cluster)) << models::fault_name(fault, cluster.system.node);
