@@ -62,9 +62,13 @@ void apply_to_links(const ElementFault& f, System& system, sim::FlowNetwork& net
 }
 
 // The node's two cables exchanged in the rail table: an aligned design (NIC i on rail i) is
-// written out as its explicit table first.
+// written out as its explicit table first. Cabled top-of-rack (a diagnosis pairing the two),
+// both cables reach the node's one leaf, so nothing changes.
 void swap_cables(SystemSpec& system, const ElementFault& f) {
   FabricSpec& fabric = system.fabric;
+  if (fabric.rails == RailMapping::kTopOfRack) {
+    return;
+  }
   if (fabric.rails == RailMapping::kAligned) {
     const auto nics = static_cast<int>(compute_nic_indices(system.node).size());
     std::vector<int> aligned(static_cast<std::size_t>(nics));

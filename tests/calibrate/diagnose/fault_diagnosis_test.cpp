@@ -28,6 +28,7 @@
 #include <functional>
 #include <iostream>
 #include <map>
+#include <numeric>
 #include <optional>
 #include <random>
 #include <string>
@@ -429,6 +430,27 @@ TEST(FaultDiagnosis, FabricWideFaultsAreRankedFirst) {
     const MeasurementSet set = measure(fault, false, 5, cluster);
     ASSERT_TRUE(shows(set, 5, cluster)) << models::fault_name(fault, cluster.system.node);
     EXPECT_EQ(missed(diagnose(cluster, set), fault, cluster.system.node), std::nullopt);
+  }
+}
+
+TEST(FaultDiagnosis, ACableSwapUnderTopOfRackCablingChangesNothing) {
+  // Paired in a diagnosis, in either order: every NIC of node n still on leaf n (a unit of 8,
+  // one node a leaf). (The aligned design's table written out for the swap used to be indexed
+  // after top-of-rack cabling had replaced it: out of range.)
+  const CalibratedModel cluster = in_units(8, 8);
+  const ElementFault top_of_rack{FaultKind::kTopOfRack};
+  const ElementFault swap{FaultKind::kCablesSwapped, 2, 1, 1.0, 5};
+  for (const std::vector<ElementFault>& faults :
+       {std::vector{top_of_rack, swap}, std::vector{swap, top_of_rack}}) {
+    const models::FaultedSystem faulty = models::with_faults(cluster.system, faults);
+    sim::Simulator simulator;
+    sim::FlowNetwork network(simulator);
+    const models::System system(faulty.system, network);
+    for (int n = 0; n < 8; ++n) {
+      for (int nic = 0; nic < kRails; ++nic) {
+        EXPECT_EQ(system.leaf_of(n, nic), n) << n << " " << nic;
+      }
+    }
   }
 }
 
