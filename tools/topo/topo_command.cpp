@@ -169,7 +169,13 @@ void print_fabric_text(const models::SystemSpec& spec,
   };
   row("Rails (compute NICs per node)", fmt::format("{}", s.rails));
   row("Scalable units", fmt::format("{} of {} nodes per leaf", s.scalable_units, s.nodes_per_leaf));
-  row("Leaves", fmt::format("{} ({} rails x {} unit{})", s.leaves, s.rails, s.scalable_units,
+  // Top-of-rack, a unit's leaves are racks of whole nodes, not rails.
+  const std::string per_unit =
+      fabric.rails == models::RailMapping::kTopOfRack
+          ? fmt::format("{} racks of {} node{}", s.rails, s.nodes_per_leaf / s.rails,
+                        s.nodes_per_leaf == s.rails ? "" : "s")
+          : fmt::format("{} rails", s.rails);
+  row("Leaves", fmt::format("{} ({} x {} unit{})", s.leaves, per_unit, s.scalable_units,
                             s.scalable_units == 1 ? "" : "s"));
   const bool planes = s.planes > 1;
   const std::string per_plane = planes ? fmt::format(" x {} planes", s.planes) : "";
