@@ -100,21 +100,28 @@ FabricSummary summarize(const System& system, const sim::FlowNetwork& network) {
   s.leaf_downlink = s.node_port_rate * s.nodes_per_leaf;
   s.leaf_uplink = s.port_rate * s.uplinks_per_leaf;
   s.oversubscription = s.leaf_downlink.bytes_per_s / s.leaf_uplink.bytes_per_s;
+  // Top-of-rack, a leaf holds whole nodes with all their ports: the fabric cuts as one rail of
+  // leaves of nodes_per_leaf / rails nodes, each node's port its rails' together.
+  const bool by_rack = fabric.rails == RailMapping::kTopOfRack;
+  const int cut_rails = by_rack ? 1 : s.rails;
+  const int nodes_a_leaf = by_rack ? s.nodes_per_leaf / s.rails : s.nodes_per_leaf;
+  const sim::Bandwidth node_port = s.node_port_rate * (by_rack ? s.rails : 1);
   if (!three_tiers) {
-    s.bisection = rail_bisection({s.nodes, s.nodes_per_leaf, s.uplinks_per_leaf, s.node_port_rate,
-                                  s.port_rate}) *
-                  s.rails;
+    s.bisection =
+        rail_bisection({s.nodes, nodes_a_leaf, s.uplinks_per_leaf, node_port, s.port_rate}) *
+        cut_rails;
   } else {
     s.downlinks_per_spine = s.rails_per_plane * s.units_per_pod * s.uplinks_to_spine.front();
     s.spine_downlink = s.port_rate * s.downlinks_per_spine;
     s.spine_uplink = s.core_port_rate * s.uplinks_per_spine;
     s.core_oversubscription = s.spine_downlink.bytes_per_s / s.spine_uplink.bytes_per_s;
     // Planes share no switch and each holds rails_per_plane NICs of every node: each is cut
-    // least at the same split of the nodes, as rails are (fabric_bisection.hpp).
+    // least at the same split of the nodes, as rails are (fabric_bisection.hpp). Top-of-rack,
+    // a pod's units hold `rails` racks each.
     s.bisection =
-        three_tier_bisection({s.nodes, s.nodes_per_leaf, s.units_per_pod, s.rails_per_plane,
-                              s.uplinks_per_leaf, s.spines_per_pod, s.uplinks_per_spine,
-                              s.node_port_rate, s.port_rate, s.core_port_rate}) *
+        three_tier_bisection({s.nodes, nodes_a_leaf, s.units_per_pod * (by_rack ? s.rails : 1),
+                              by_rack ? 1 : s.rails_per_plane, s.uplinks_per_leaf, s.spines_per_pod,
+                              s.uplinks_per_spine, node_port, s.port_rate, s.core_port_rate}) *
         s.planes;
   }
 

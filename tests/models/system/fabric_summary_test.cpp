@@ -135,6 +135,24 @@ TEST(FabricSummary, TwoToOneInsideOneUnitLeavesTheBisectionAlone) {
   expect_rate(s.bisection, 64 * kPort);
 }
 
+TEST(FabricSummary, TopOfRackCutsThroughTheRacksUplinks) {
+  // The case above cabled top-of-rack: 16 nodes in one unit of 32, a leaf a rack of 4 whole
+  // nodes (32 ports) with 16 uplinks. Halves of 8 nodes are two racks each: every leaf on side A
+  // with the spines, side B's two racks cut their 16 uplinks each (cheaper than their nodes' 32
+  // ports): 2 x 16 f = 32 f, half what the rails' ports give.
+  SystemSpec spec;
+  spec.node = node_preset("dgx-h100");
+  spec.nodes = 16;
+  spec.fabric.oversubscription = 2.0;
+  spec.fabric.rails = RailMapping::kTopOfRack;
+  sim::Simulator simulator;
+  sim::FlowNetwork network(simulator);
+  const System system(spec, network);
+  const FabricSummary s = summarize(system, network);
+  EXPECT_EQ(s.uplinks_per_leaf, 16);
+  expect_rate(s.bisection, 32 * kPort);
+}
+
 TEST(FabricSummary, ThreeToOneRoundsDownToWholePortsAndSaysSo) {
   // 32 / 3 = 10.67: 10 uplinks (3, 3, 2, 2 over 4 spines), so the ports imply 32 / 10 = 3.2:1.
   // 128 nodes: per rail 2 x 10 f = 20 f, x 8 = 160 x 49.68 = 7949.5 GB/s.
