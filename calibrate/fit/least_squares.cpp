@@ -8,6 +8,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <stdexcept>
 #include <unsupported/Eigen/NonLinearOptimization>
 
@@ -422,7 +423,7 @@ bool probe_flat(Evaluator& evaluate,
                 std::vector<double>& probed) {
   bool moved = false;
   const double fitted_squares =
-      fit.rms_residual * fit.rms_residual * static_cast<double>(fit.residuals.size());
+      std::inner_product(fit.residuals.begin(), fit.residuals.end(), fit.residuals.begin(), 0.0);
   for (std::size_t j = 0; j < variables.size(); ++j) {
     const FitVariable& v = variables[j];
     if (v.linear || fit.status[j] != VariableStatus::kNotInformed) {

@@ -161,10 +161,7 @@ void read_fabric(const JsonValue& fabric, SystemSpec& system) {
   if (const auto v = fabric.find("ecmp_seed")) {
     f.ecmp_seed = static_cast<std::uint64_t>(v->as_integer(0));
   }
-  int rails = 0;
-  for (const Nic& nic : system.node.nics) {
-    rails += nic.role == NicRole::kCompute ? 1 : 0;
-  }
+  const auto rails = static_cast<int>(compute_nic_indices(system.node).size());
   if (f.rails == RailMapping::kTopOfRack) {
     if (const auto problem = top_of_rack_problem(f.nodes_per_leaf, f.planes, rails)) {
       throw fabric.at("rails").error(*problem);

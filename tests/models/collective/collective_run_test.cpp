@@ -268,24 +268,18 @@ TEST(CollectiveRun, TopOfRackCablingSendsEveryRailOfANodeThroughItsLeafsUplinks)
 
 TEST(CollectiveRun, TopOfRackCablingPutsWholeNodesOnALeaf) {
   // 20 nodes, 16 a unit: each of a unit's eight leaves takes two whole nodes.
-  SystemSpec spec;
-  spec.node = node_preset("dgx-h100");
-  spec.nodes = 20;
-  spec.fabric.nodes_per_leaf = 16;
-  spec.fabric.rails = RailMapping::kTopOfRack;
-  sim::Simulator simulator;
-  sim::FlowNetwork network(simulator);
-  const System system(spec, network);
-  for (int n = 0; n < spec.nodes; ++n) {
+  Testbed bed(20, "dgx-h100", RailMapping::kTopOfRack, 1.0, 16);
+  for (int n = 0; n < 20; ++n) {
     for (int nic = 0; nic < 8; ++nic) {
-      EXPECT_EQ(system.rail_of(n, nic), n % 16 / 2) << n << " " << nic;
+      EXPECT_EQ(bed.system->rail_of(n, nic), n % 16 / 2) << n << " " << nic;
     }
   }
   // A unit that does not split into whole nodes a leaf, or several planes: refused.
+  SystemSpec spec = bed.system->spec();
   for (const auto& [per_leaf, planes] : {std::pair(12, 1), std::pair(16, 2)}) {
     spec.fabric.nodes_per_leaf = per_leaf;
     spec.fabric.planes = planes;
-    sim::FlowNetwork again(simulator);
+    sim::FlowNetwork again(bed.simulator);
     EXPECT_THROW(System(spec, again), sim::InputError) << per_leaf << " " << planes;
   }
 }

@@ -27,11 +27,14 @@ constexpr double kPort = 50e9 * kWire;  // bytes/s
 constexpr int kLinksPerNode = 76;
 constexpr double kRelative = 1e-12;
 
-FabricSummary h100_summary(int nodes, double oversubscription = 1.0) {
+FabricSummary h100_summary(int nodes,
+                           double oversubscription = 1.0,
+                           RailMapping rails = RailMapping::kAligned) {
   SystemSpec spec;
   spec.node = node_preset("dgx-h100");
   spec.nodes = nodes;
   spec.fabric.oversubscription = oversubscription;  // 32 nodes per leaf, 4 spines: the defaults
+  spec.fabric.rails = rails;
   sim::Simulator simulator;
   sim::FlowNetwork network(simulator);
   const System system(spec, network);
@@ -140,15 +143,7 @@ TEST(FabricSummary, TopOfRackCutsThroughTheRacksUplinks) {
   // nodes (32 ports) with 16 uplinks. Halves of 8 nodes are two racks each: every leaf on side A
   // with the spines, side B's two racks cut their 16 uplinks each (cheaper than their nodes' 32
   // ports): 2 x 16 f = 32 f, half what the rails' ports give.
-  SystemSpec spec;
-  spec.node = node_preset("dgx-h100");
-  spec.nodes = 16;
-  spec.fabric.oversubscription = 2.0;
-  spec.fabric.rails = RailMapping::kTopOfRack;
-  sim::Simulator simulator;
-  sim::FlowNetwork network(simulator);
-  const System system(spec, network);
-  const FabricSummary s = summarize(system, network);
+  const FabricSummary s = h100_summary(16, 2.0, RailMapping::kTopOfRack);
   EXPECT_EQ(s.uplinks_per_leaf, 16);
   expect_rate(s.bisection, 32 * kPort);
 }
