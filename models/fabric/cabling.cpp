@@ -1,9 +1,25 @@
 // File: models/fabric/cabling.cpp
 #include "models/fabric/cabling.hpp"
 
+#include "sim/assert.hpp"
+
 #include <fmt/format.h>
 
 namespace railsim::models {
+
+const char* rail_mapping_key(RailMapping rails) {
+  switch (rails) {
+    case RailMapping::kAligned:
+      return "aligned";
+    case RailMapping::kMisaligned:
+      return "misaligned";
+    case RailMapping::kExplicit:
+      return "explicit";
+    case RailMapping::kTopOfRack:
+      return "top-of-rack";
+  }
+  RAILSIM_UNREACHABLE("a RailMapping without a name");
+}
 
 std::optional<CablingProblem> find_cabling_problem(const std::vector<std::vector<int>>& cabling,
                                                    int nodes,

@@ -1,15 +1,20 @@
 // File: models/fabric/cabling.hpp
-// Checks how a fabric's rails are cabled. An explicit rail cabling table: one row per node, one
-// rail per compute NIC, each rail at most once per node (a node has one port on each rail's
-// leaf); problems carry the row and column, so a scenario reader can point at the offending
-// value. Top-of-rack cabling: whole nodes on a leaf.
+// How a fabric's rails are cabled: the mappings' names, and checks. An explicit rail cabling table:
+// one row per node, one rail per compute NIC, each rail at most once per node (a node has one port
+// on each rail's leaf); problems carry the row and column, so a scenario reader can point at the
+// offending value. Top-of-rack cabling: whole nodes on a leaf.
 #pragma once
+
+#include "models/fabric/fabric_spec.hpp"
 
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace railsim::models {
+
+// The mapping's key in scenario files and on the command line ("top-of-rack").
+const char* rail_mapping_key(RailMapping rails);
 
 struct CablingProblem {
   int node = -1;  // -1: the table as a whole

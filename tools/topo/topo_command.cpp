@@ -12,6 +12,7 @@
 #include "calibrate/parse/nvidia_smi_topo.hpp"
 #include "calibrate/parse/text_input.hpp"
 #include "calibrate/parse/topo_import.hpp"
+#include "models/fabric/cabling.hpp"
 #include "models/fabric/switch_radix.hpp"
 #include "models/hardware/node_presets.hpp"
 #include "models/hardware/topo_matrix.hpp"
@@ -106,20 +107,6 @@ const char* transport_key(models::Transport transport) {
   return transport == models::Transport::kRoce ? "rocev2" : "infiniband";
 }
 
-const char* rail_mapping_key(models::RailMapping rails) {
-  switch (rails) {
-    case models::RailMapping::kAligned:
-      return "aligned";
-    case models::RailMapping::kMisaligned:
-      return "misaligned";
-    case models::RailMapping::kExplicit:
-      return "explicit";
-    case models::RailMapping::kTopOfRack:
-      return "top-of-rack";
-  }
-  RAILSIM_UNREACHABLE("a RailMapping without a name");
-}
-
 // "8 to each spine", or "3, 3, 2, 2 to spines 0-3": a switch's uplinks per upper switch.
 std::string uplink_spread(const std::vector<int>& per_switch, const char* kind) {
   if (std::all_of(per_switch.begin(), per_switch.end(),
@@ -155,8 +142,8 @@ void print_fabric_text(const models::SystemSpec& spec,
                                 : fmt::format("{} nodes", s.nodes);
   fmt::print(out, "\nFabric: {} on a {}, {} rails, {}, MTU {}, {} routing\n\n", nodes,
              three_tiers ? "three-tier leaf/spine/core" : "two-tier leaf/spine",
-             rail_mapping_key(fabric.rails), models::transport_name(fabric.transport), fabric.mtu,
-             fabric.routing == models::Routing::kAdaptive ? "adaptive" : "ECMP");
+             models::rail_mapping_key(fabric.rails), models::transport_name(fabric.transport),
+             fabric.mtu, fabric.routing == models::Routing::kAdaptive ? "adaptive" : "ECMP");
   auto row = [&out](const char* label, const std::string& value) {
     fmt::print(out, "  {:<32}{}\n", label, value);
   };
@@ -268,7 +255,7 @@ nlohmann::ordered_json fabric_json(const models::SystemSpec& spec, const models:
   nlohmann::ordered_json j;
   j["nodes"] = s.nodes;
   j["rails"] = s.rails;
-  j["rail_mapping"] = rail_mapping_key(spec.fabric.rails);
+  j["rail_mapping"] = models::rail_mapping_key(spec.fabric.rails);
   j["nodes_per_leaf"] = s.nodes_per_leaf;
   j["scalable_units"] = s.scalable_units;
   j["leaves"] = s.leaves;
