@@ -1,6 +1,9 @@
 // File: tools/profile_option.cpp
 #include "tools/profile_option.hpp"
 
+#include "models/fabric/cabling.hpp"
+#include "sim/input_error.hpp"
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -35,8 +38,19 @@ void apply_profile(const LoadedProfile& loaded,
                "parameters describe other hardware\n",
                loaded.path, profile.node, profile.system, system.node.name);
   }
+  if (profile.rails && *profile.rails != system.fabric.rails) {
+    fmt::print(stderr,
+               "railsim: warning: {}: its fit found the rails cabled {}, not {} as this system "
+               "says: predicting with the cabling it found\n",
+               loaded.path, models::rail_mapping_key(*profile.rails),
+               models::rail_mapping_key(system.fabric.rails));
+  }
   calibrate::fit::CalibratedModel model{system, calibration};
-  calibrate::fit::apply_profile(loaded.profile, model);
+  try {
+    calibrate::fit::apply_profile(loaded.profile, model);
+  } catch (const sim::InputError& e) {
+    throw sim::InputError(fmt::format("{}: {}", loaded.path, e.what()));
+  }
   system = model.system;
   calibration = model.collective;
 }

@@ -28,7 +28,9 @@ struct LoadedProfile {
 // nullopt for an empty path; ScenarioError (file, JSON pointer) for a bad profile.
 std::optional<LoadedProfile> load_profile(const std::string& path);
 
-// Sets the profile's fitted parameters on the system and the collectives' software costs.
+// Sets the profile's fitted parameters on the system and the collectives' software costs, and the
+// cabling its fit found, with a warning where that is not the system's. Throws sim::InputError
+// (naming the profile) where the system's fabric cannot be cabled so.
 void apply_profile(const LoadedProfile& loaded,
                    models::SystemSpec& system,
                    models::CollectiveCalibration& calibration);

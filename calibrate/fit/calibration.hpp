@@ -8,6 +8,7 @@
 #include "calibrate/fit/least_squares.hpp"
 #include "calibrate/fit/measurements.hpp"
 #include "calibrate/fit/model_parameters.hpp"
+#include "models/fabric/fabric_spec.hpp"
 
 #include <functional>
 #include <vector>
@@ -28,6 +29,16 @@ struct RowCheck {
   double error = 0.0;  // predicted / measured - 1
 };
 
+// One cabling's fit (cabling_fit.hpp): the rms of its rows' relative errors and its criterion.
+struct CablingFit {
+  models::RailMapping rails = models::RailMapping::kAligned;
+  double rms = 0.0;
+  double criterion = 0.0;
+  // Its fit predicts every row within 1% of the chosen cabling's: the rows cannot tell them
+  // apart.
+  bool alike = false;
+};
+
 struct Calibration {
   CalibratedModel model;  // the start with the fitted values applied
   std::vector<FittedParameter> parameters;
@@ -38,6 +49,8 @@ struct Calibration {
   std::string message;
   int evaluations = 0;
   std::vector<RowCheck> rows;
+  // Each cabling tried (cabling_fit.hpp), the design's first; empty where only the design's was.
+  std::vector<CablingFit> cablings;
 };
 
 // The parameters the measurements' kinds can inform: NIC and PCIe rates and the message rate

@@ -2,8 +2,11 @@
 #include "calibrate/fit/profile.hpp"
 
 #include "models/collective/collective_types.hpp"
+#include "models/fabric/cabling.hpp"
+#include "models/hardware/node_spec.hpp"
 #include "models/scenario/json_reader.hpp"
 #include "sim/bytes.hpp"
+#include "sim/input_error.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -160,6 +163,10 @@ Profile make_profile(const Calibration& calibration,
   p.inputs = std::move(inputs);
   p.range = range_of(calibration.rows);
   p.rows = calibration.rows;
+  const models::RailMapping rails = calibration.model.system.fabric.rails;
+  if (!calibration.cablings.empty() && rails != calibration.cablings.front().rails) {
+    p.rails = rails;
+  }
   return p;
 }
 
@@ -169,6 +176,9 @@ std::string profile_json(const Profile& p) {
   doc["version"] = kFormatVersion;
   doc["system"] = p.system;
   doc["node"] = p.node;
+  if (p.rails) {
+    doc["rails"] = models::rail_mapping_key(*p.rails);
+  }
   nlohmann::ordered_json parameters = nlohmann::ordered_json::array();
   for (const ProfileParameter& q : p.parameters) {
     parameters.push_back({{"name", q.parameter->name},
@@ -234,8 +244,8 @@ std::string profile_json(const Profile& p) {
 Profile read_profile(const std::string& path) {
   const models::scenario::JsonDocument document = models::scenario::load_json_file(path);
   const JsonValue root = document.root();
-  root.expect_keys({"format", "version", "system", "node", "parameters", "covariance", "fit",
-                    "inputs", "range", "residuals"});
+  root.expect_keys({"format", "version", "system", "node", "rails", "parameters", "covariance",
+                    "fit", "inputs", "range", "residuals"});
   if (root.at("format").as_string() != kFormatName) {
     throw root.at("format").error(fmt::format("expected \"{}\"", kFormatName));
   }
@@ -244,6 +254,14 @@ Profile read_profile(const std::string& path) {
   p.system = root.at("system").as_string();
   if (const std::optional<JsonValue> node = root.find("node")) {
     p.node = node->as_string();
+  }
+  if (const std::optional<JsonValue> rails = root.find("rails")) {
+    using models::rail_mapping_key;
+    using models::RailMapping;
+    p.rails = rails->as_enum<RailMapping>(
+        {{rail_mapping_key(RailMapping::kAligned), RailMapping::kAligned},
+         {rail_mapping_key(RailMapping::kMisaligned), RailMapping::kMisaligned},
+         {rail_mapping_key(RailMapping::kTopOfRack), RailMapping::kTopOfRack}});
   }
   for (const JsonValue& e : root.at("parameters").elements()) {
     e.expect_keys({"name", "unit", "value", "sigma", "status", "default"});
@@ -304,6 +322,19 @@ Profile read_profile(const std::string& path) {
 }
 
 void apply_profile(const Profile& profile, CalibratedModel& model) {
+  if (profile.rails) {
+    models::FabricSpec& fabric = model.system.fabric;
+    const int rails = static_cast<int>(models::compute_nic_indices(model.system.node).size());
+    if (const std::optional<std::string> problem =
+            *profile.rails == models::RailMapping::kTopOfRack
+                ? models::top_of_rack_problem(fabric.nodes_per_leaf, fabric.planes, rails)
+                : std::nullopt) {
+      throw sim::InputError(fmt::format(
+          "the profile found the rails cabled top-of-rack, which this fabric cannot be: {}",
+          *problem));
+    }
+    fabric.rails = *profile.rails;
+  }
   for (const ProfileParameter& q : profile.parameters) {
     if (q.status != VariableStatus::kNotInformed) {
       q.parameter->set(model, q.value);

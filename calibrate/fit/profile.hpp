@@ -7,6 +7,7 @@
 
 #include "calibrate/fit/calibration.hpp"
 #include "calibrate/fit/model_parameters.hpp"
+#include "models/fabric/fabric_spec.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -54,6 +55,9 @@ struct Profile {
   std::vector<ProfileInput> inputs;
   CalibratedRange range;
   std::vector<RowCheck> rows;  // the fit's residuals
+  // The cabling the fit found where it is not the design's (cabling_fit.hpp): what the profile
+  // then lays on any system it is applied to.
+  std::optional<models::RailMapping> rails;
 };
 
 // FNV-1a 64 of `content`, as 16 lower-case hex digits.
@@ -71,8 +75,9 @@ std::string profile_json(const Profile& profile);
 // malformed one, an unknown parameter or status included.
 Profile read_profile(const std::string& path);
 
-// Sets the fitted (and bound-limited) parameters of `profile` on `model`; the others keep the
-// model's own values.
+// Sets the fitted (and bound-limited) parameters of `profile` on `model`, and its cabling where it
+// found one; the others keep the model's own values. Throws sim::InputError where the model's
+// fabric cannot be cabled so.
 void apply_profile(const Profile& profile, CalibratedModel& model);
 
 // The fitted parameters, in profile order (the rows and columns of Profile::covariance).

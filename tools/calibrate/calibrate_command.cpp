@@ -2,6 +2,7 @@
 // `railsim calibrate`: fits the model's named parameters (calibrate/fit/model_parameters.hpp) to a
 // cluster's own perftest and nccl-tests outputs and writes them as a profile; with --check,
 // prints each measured row beside the model's prediction (under --profile, if given) instead.
+#include "calibrate/fit/cabling_fit.hpp"
 #include "calibrate/fit/calibration.hpp"
 #include "calibrate/fit/measurements.hpp"
 #include "calibrate/fit/profile.hpp"
@@ -12,6 +13,7 @@
 #include "calibrate/parse/text_input.hpp"
 #include "calibrate/parse/topo_import.hpp"
 #include "models/collective/collective_types.hpp"
+#include "models/fabric/cabling.hpp"
 #include "models/scenario/quantity.hpp"
 #include "models/scenario/system_file.hpp"
 #include "sim/input_error.hpp"
@@ -159,6 +161,39 @@ void print_parameters(std::ostream& out, const calibrate::fit::Calibration& c) {
   }
 }
 
+// Each cabling the fit tried and which the rows chose (*), with those they cannot tell from it
+// (=); a word on stderr where it is not the design's.
+void print_cablings(std::ostream& out, const calibrate::fit::Calibration& c) {
+  if (c.cablings.empty()) {
+    return;
+  }
+  const models::RailMapping chosen = c.model.system.fabric.rails;
+  fmt::print(out, "# {:<28} {:>12} {:>12}\n", "cabling of the rails", "rms error", "criterion");
+  std::string chosen_names = models::rail_mapping_key(chosen);
+  for (const calibrate::fit::CablingFit& f : c.cablings) {
+    const std::string name = fmt::format("{}{}{}", models::rail_mapping_key(f.rails),
+                                         &f == &c.cablings.front() ? " (the design)" : "",
+                                         f.rails == chosen ? " *"
+                                         : f.alike         ? " ="
+                                                           : "");
+    fmt::print(out, "  {:<28} {:>11.2f}% {:>12.1f}\n", name, 100.0 * f.rms, f.criterion);
+    if (f.alike) {
+      chosen_names += fmt::format(" or {}", models::rail_mapping_key(f.rails));
+    }
+  }
+  fmt::print(out,
+             "# *: the cabling the fit chose (the profile carries it where it is not the "
+             "design's); =: one the rows cannot tell from it\n");
+  if (chosen != c.cablings.front().rails) {
+    fmt::print(stderr,
+               "railsim: warning: the rows fit {} cabling of the rails better than the design's "
+               "{}: check which leaf each NIC is cabled to (ibnetdiscover); the profile carries "
+               "{}\n",
+               chosen_names, models::rail_mapping_key(c.cablings.front().rails),
+               models::rail_mapping_key(chosen));
+  }
+}
+
 struct CalibrateOptions {
   std::vector<std::string> perftest_files;
   std::vector<std::string> nccl_files;
@@ -299,23 +334,32 @@ int run_fit(const CalibrateOptions& o,
             Inputs read,
             std::ostream& out) {
   const calibrate::fit::MeasurementSet& set = read.set;
-  const std::vector<const calibrate::fit::ModelParameter*> parameters =
-      o.fit_list.empty() ? calibrate::fit::default_parameters(start, set)
-                         : parameters_named(o.fit_list);
+  const calibrate::fit::ParameterChoice parameters_for =
+      [&](const calibrate::fit::CalibratedModel& under) {
+        return o.fit_list.empty() ? calibrate::fit::default_parameters(under, set)
+                                  : parameters_named(o.fit_list);
+      };
   const std::vector<calibrate::fit::RowCheck> before = calibrate::fit::check_rows(start, set);
   // A fit has no known end (Levenberg-Marquardt stops when its steps no longer help), so the line
   // shows what it has done and how far the error has come, not a time left.
   StatusLine line(progress_stream(o.quiet));
+  std::string cabling;
   std::string status;
   const StatusLine::Text text = [&status](double elapsed_s) {
     return fmt::format("{}  {} elapsed", status, duration_text(elapsed_s));
   };
-  const calibrate::fit::Calibration calibration = calibrate::fit::calibrate(
-      start, set, parameters, [&](int evaluations, double start_rms, double best_rms) {
-        status = fmt::format(
-            "fitting {} parameters: {} evaluations of the model, rms error {:.1f}% (from {:.1f}%)",
-            parameters.size(), evaluations, 100.0 * best_rms, 100.0 * start_rms);
+  const calibrate::fit::Calibration calibration = calibrate::fit::calibrate_cabling(
+      start, set, parameters_for,
+      [&](int evaluations, double start_rms, double best_rms) {
+        status =
+            fmt::format("fitting{}: {} evaluations of the model, rms error {:.1f}% (from {:.1f}%)",
+                        cabling, evaluations, 100.0 * best_rms, 100.0 * start_rms);
         line.update(text);
+      },
+      [&](models::RailMapping rails, std::size_t index, std::size_t count) {
+        cabling = count > 1 ? fmt::format(" under {} cabling ({} of {})",
+                                          models::rail_mapping_key(rails), index + 1, count)
+                            : std::string();
       });
   line.finish(text);
   const std::string profile = calibrate::fit::profile_json(calibrate::fit::make_profile(
@@ -329,6 +373,7 @@ int run_fit(const CalibrateOptions& o,
     fmt::print(stderr, "railsim: warning: the fit did not converge: {}\n", calibration.message);
   }
   print_parameters(out, calibration);
+  print_cablings(out, calibration);
   print_error_summary(out, "before", before);
   print_error_summary(out, "after", calibration.rows);
   fmt::print(out, "# profile written to {}\n", o.output);

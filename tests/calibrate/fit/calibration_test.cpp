@@ -6,6 +6,7 @@
 
 #include "tests/sanitizers.hpp"
 
+#include "calibrate/fit/cabling_fit.hpp"
 #include "calibrate/fit/measurements.hpp"
 #include "calibrate/fit/profile.hpp"
 #include "calibrate/parse/nccl_tests.hpp"
@@ -13,6 +14,7 @@
 #include "calibrate/parse/text_input.hpp"
 #include "models/hardware/node_presets.hpp"
 #include "models/scenario/scenario_error.hpp"
+#include "sim/input_error.hpp"
 #include "sim/median.hpp"
 
 #include <fmt/format.h>
@@ -146,6 +148,36 @@ TEST(Calibration, ProfileSurvivesItsJsonAndAppliesOnlyWhatWasFitted) {
   std::remove(path.c_str());
 }
 
+// A fit that chose a cabling other than the design's (cabling_fit.hpp) writes it into the
+// profile, which lays it on the system it is applied to; one the fabric cannot take is refused.
+TEST(Calibration, ProfileCarriesTheCablingItsFitFound) {
+  Calibration c;
+  c.model = preset_model("dgx-h100");
+  c.model.system.fabric.rails = models::RailMapping::kTopOfRack;
+  c.cablings = {{models::RailMapping::kAligned, 0.2, -10.0},
+                {models::RailMapping::kTopOfRack, 0.01, -50.0}};
+  const std::string path = ::testing::TempDir() + "/railsim_cabled_profile.json";
+  {
+    std::ofstream out(path);
+    out << profile_json(make_profile(c, "dgx-h100", "dgx-h100", {}));
+  }
+  const Profile read = read_profile(path);
+  std::remove(path.c_str());
+  ASSERT_TRUE(read.rails.has_value());
+  EXPECT_EQ(*read.rails, models::RailMapping::kTopOfRack);
+  CalibratedModel applied = preset_model("dgx-h100");
+  apply_profile(read, applied);
+  EXPECT_EQ(applied.system.fabric.rails, models::RailMapping::kTopOfRack);
+
+  CalibratedModel two_planes = preset_model("dgx-h100");
+  two_planes.system.fabric.planes = 2;
+  EXPECT_THROW(apply_profile(read, two_planes), sim::InputError);
+
+  // The design's own cabling is not written: the profile then leaves any system's alone.
+  c.model.system.fabric.rails = models::RailMapping::kAligned;
+  EXPECT_FALSE(make_profile(c, "dgx-h100", "dgx-h100", {}).rails.has_value());
+}
+
 TEST(Calibration, DamagedProfileNamesThePlace) {
   const std::string path = ::testing::TempDir() + "/railsim_bad_profile.json";
   {
@@ -240,8 +272,13 @@ TEST(Calibration, HeldOutNodeCountsOfTheH100FamilyMeetTheValidationTargets) {
             "nccl-tests_5ops_h100_1node-8gpu_xxrjun-cluster01-node007",
             "nccl-tests_allreduce+sendrecv_h100_2node-1gpn_xxrjun-cluster01-smoke"});
   const CalibratedModel start = preset_model("dgx-h100");
-  const Calibration c = calibrate(start, fit_set, default_parameters(start, fit_set));
+  // As railsim calibrate fits: under the other cablings the rows could tell apart too, of which
+  // the design's stands (one GPU a node loads one NIC, on whatever leaf).
+  const Calibration c = calibrate_cabling(start, fit_set, [&](const CalibratedModel& under) {
+    return default_parameters(under, fit_set);
+  });
   ASSERT_TRUE(c.converged) << c.message;
+  EXPECT_EQ(c.model.system.fabric.rails, models::RailMapping::kAligned);
   const Split before = split(check_rows(start, held_out));
   const Split after = split(check_rows(c.model, held_out));
   fmt::print(

@@ -1,0 +1,153 @@
+// File: calibrate/fit/cabling_fit.cpp
+#include "calibrate/fit/cabling_fit.hpp"
+
+#include "models/fabric/cabling.hpp"
+#include "models/hardware/node_spec.hpp"
+#include "sim/input_error.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <optional>
+
+namespace railsim::calibrate::fit {
+namespace {
+
+using models::RailMapping;
+
+// A cabling whose every row is predicted within this of the design's cannot be told from it by
+// the rows (one GPU a node, one flow a NIC, whatever leaf it reaches): not fitted.
+constexpr double kTold = 1e-3;
+
+// Fits whose every prediction is within this of the chosen one's cannot be told from it by
+// measurements whose run-to-run spread is of that order (nccl-tests' is about 1%).
+constexpr double kAlike = 0.01;
+
+// The system nodes a row runs on.
+std::vector<int> nodes_of(const Measurement& m) {
+  if (!m.node_ids.empty()) {
+    return m.node_ids;
+  }
+  std::vector<int> nodes(
+      static_cast<std::size_t>(m.kind == MeasurementKind::kCollectiveTime ? m.nodes : 2));
+  std::iota(nodes.begin(), nodes.end(), 0);
+  return nodes;
+}
+
+// Whether some row runs on nodes of different racks of `rack_nodes` nodes each (of 1: on two
+// nodes).
+bool spans_racks(const MeasurementSet& set, int rack_nodes) {
+  return std::any_of(set.rows.begin(), set.rows.end(), [rack_nodes](const Measurement& m) {
+    const std::vector<int> nodes = nodes_of(m);
+    const auto [low, high] = std::minmax_element(nodes.begin(), nodes.end());
+    return low != nodes.end() && *low / rack_nodes != *high / rack_nodes;
+  });
+}
+
+// Whether the rows could tell cabling `other` from the design's: some row predicted more than kTold
+// apart, at the design's start or with the cables between switches at half their rate (a
+// cabling moves traffic onto them or off them; where they have room to spare, as on a
+// non-blocking fabric, only a fit that slows them shows it). False where `other` cannot run a
+// row.
+bool told_apart(const CalibratedModel& design, RailMapping other, const MeasurementSet& set) {
+  for (const double uplinks : {1.0, 0.5}) {
+    CalibratedModel as_designed = design;
+    as_designed.system.fabric.uplink_efficiency *= uplinks;
+    as_designed.system.fabric.core_uplink_efficiency *= uplinks;
+    CalibratedModel cabled = as_designed;
+    cabled.system.fabric.rails = other;
+    std::vector<RowCheck> predicted;
+    try {
+      predicted = check_rows(cabled, set);
+    } catch (const sim::InputError&) {
+      return false;  // a row this cabling cannot run: not the cluster's
+    }
+    const std::vector<RowCheck> designed = check_rows(as_designed, set);
+    for (std::size_t i = 0; i < predicted.size(); ++i) {
+      if (std::abs(predicted[i].predicted / designed[i].predicted - 1.0) > kTold) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+double criterion(const Calibration& c, bool designed, double price) {
+  double sse = 0.0;
+  for (const RowCheck& r : c.rows) {
+    sse += r.error * r.error;
+  }
+  const auto n = static_cast<double>(c.rows.size());
+  const auto informed = std::count_if(
+      c.parameters.begin(), c.parameters.end(),
+      [](const FittedParameter& p) { return p.status != VariableStatus::kNotInformed; });
+  // A floor on SSE / n well below any real measurement's noise keeps the log finite.
+  return n * std::log(std::max(sse / n, 1e-12)) + 2.0 * static_cast<double>(informed) +
+         (designed ? 0.0 : price);
+}
+
+}  // namespace
+
+std::vector<RailMapping> cablings_to_try(const CalibratedModel& design, const MeasurementSet& set) {
+  const models::FabricSpec& fabric = design.system.fabric;
+  std::vector<RailMapping> tried = {fabric.rails};
+  const int rails = static_cast<int>(models::compute_nic_indices(design.system.node).size());
+  const int rack_nodes = std::max(1, fabric.nodes_per_leaf / std::max(1, rails));
+  if (fabric.rails == RailMapping::kExplicit || !spans_racks(set, 1)) {
+    return tried;  // no row between two nodes: cabling moves nothing
+  }
+  for (const RailMapping other :
+       {RailMapping::kAligned, RailMapping::kMisaligned, RailMapping::kTopOfRack}) {
+    const bool possible =
+        other == RailMapping::kTopOfRack
+            ? !models::top_of_rack_problem(fabric.nodes_per_leaf, fabric.planes, rails) &&
+                  spans_racks(set, rack_nodes)
+            : rails > 1;
+    if (other != fabric.rails && possible && told_apart(design, other, set)) {
+      tried.push_back(other);
+    }
+  }
+  return tried;
+}
+
+Calibration calibrate_cabling(const CalibratedModel& design,
+                              const MeasurementSet& set,
+                              const ParameterChoice& parameters_for,
+                              const FitProgress& progress,
+                              const CablingProgress& trying) {
+  const std::vector<RailMapping> cablings = cablings_to_try(design, set);
+  const double price = 2.0 * std::max(1.0, std::log(static_cast<double>(cablings.size())));
+  std::vector<Calibration> fitted;
+  std::vector<CablingFit> fits;
+  std::size_t best = 0;
+  for (std::size_t i = 0; i < cablings.size(); ++i) {
+    if (trying) {
+      trying(cablings[i], i, cablings.size());
+    }
+    CalibratedModel start = design;
+    start.system.fabric.rails = cablings[i];
+    const Calibration& c =
+        fitted.emplace_back(calibrate(start, set, parameters_for(start), progress));
+    double squares = 0.0;
+    for (const RowCheck& r : c.rows) {
+      squares += r.error * r.error;
+    }
+    fits.push_back({cablings[i], std::sqrt(squares / static_cast<double>(c.rows.size())),
+                    criterion(c, i == 0, price)});
+    best = fits.back().criterion < fits[best].criterion ? i : best;
+  }
+  for (std::size_t i = 0; i < fits.size(); ++i) {
+    const std::vector<RowCheck>& a = fitted[i].rows;
+    const std::vector<RowCheck>& b = fitted[best].rows;
+    fits[i].alike =
+        i != best &&
+        std::equal(a.begin(), a.end(), b.begin(), [](const RowCheck& x, const RowCheck& y) {
+          return std::abs(x.predicted / y.predicted - 1.0) <= kAlike;
+        });
+  }
+  Calibration chosen = std::move(fitted[best]);
+  chosen.cablings = cablings.size() > 1 ? fits : std::vector<CablingFit>{};
+  return chosen;
+}
+
+}  // namespace railsim::calibrate::fit
