@@ -28,6 +28,11 @@ constexpr double kEquivalentLogError = 0.01;
 // depend on the threads.
 constexpr std::size_t kCompletedPerBatch = 8;
 
+// Whether the options' budget ends the search now.
+bool out_of_time(const DiagnosisOptions& options) {
+  return options.out_of_time && options.out_of_time();
+}
+
 // Runs `work(i)` for i in [0, count) with the options' loop; results go by index, so the
 // outcome does not depend on its order or threads.
 void for_each_index(std::size_t count,
@@ -195,6 +200,7 @@ double leading_bound(std::vector<const Explanation*> done, std::size_t needed) {
 struct Completion {
   std::vector<Explanation> left;
   int completed = 0;
+  bool cut_short = false;  // out of time before the bound ended it
 };
 
 // Moves the candidates left out of `singles` (each leaves kImpossible in its place).
@@ -209,8 +215,14 @@ Completion complete_in_bound_order(const ExplanationContext& c,
                    [&](std::size_t a, std::size_t b) { return singles[a].sse < singles[b].sse; });
   std::vector<const Explanation*> done;
   std::size_t next = 0;
+  Completion out;
   while (next < order.size() && singles[order[next]].sse < kImpossible &&
          singles[order[next]].sse <= leading_bound(done, needed)) {
+    // Where the screen predicted every row, completing costs nothing, and no budget stops it.
+    if (rows.size() < c.measurements.size() && out_of_time(options)) {
+      out.cut_short = true;
+      break;
+    }
     const std::size_t batch = std::min(kCompletedPerBatch, order.size() - next);
     for_each_index(batch, options,
                    [&](std::size_t k) { complete(c, singles[order[next + k]], rows); });
@@ -219,7 +231,6 @@ Completion complete_in_bound_order(const ExplanationContext& c,
     }
     next += batch;
   }
-  Completion out;
   out.completed = static_cast<int>(done.size());
   for (; next < order.size(); ++next) {
     Explanation& e = singles[order[next]];
@@ -340,10 +351,20 @@ Diagnosis diagnose(const CalibratedModel& model,
       c, rows, static_cast<std::size_t>(std::max(0, options.fitted + options.listed)), options,
       singles);
   std::vector<Explanation> best = best_of_each_element(std::move(singles));
-  const std::size_t fitted = std::min(best.size(), static_cast<std::size_t>(options.fitted));
+  d.cut_short = completion.cut_short || out_of_time(options);
+  const std::size_t fitted =
+      d.cut_short ? 0 : std::min(best.size(), static_cast<std::size_t>(options.fitted));
   const std::size_t fits = fit_best(c, fitted, options, best);
   std::vector<Explanation> paired = pairs_of_best(c, fitted, options, best);
-  d.completed = completion.completed + join_left(c, rows, options, completion.left, best);
+  d.completed = completion.completed;
+  if (completion.cut_short) {
+    d.left_unpredicted = static_cast<int>(completion.left.size());
+    for (const Explanation& e : completion.left) {
+      d.left_bound_sse = std::min(d.left_bound_sse, e.sse);
+    }
+  } else if (!d.cut_short) {
+    d.completed += join_left(c, rows, options, completion.left, best);
+  }
 
   // The criterion's price of a fault, from the number of candidate elements (header).
   const double per_fault = 2.0 * std::max(1.0, std::log(static_cast<double>(best.size())));

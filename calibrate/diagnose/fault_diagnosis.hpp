@@ -28,6 +28,9 @@ struct DiagnosisOptions {
   int fitted = 6;      // the single faults whose scales are fitted, and paired with each other
   int listed = 5;      // the groups of explanations the caller lists (railsim diagnose --top)
   IndexLoop for_each;  // how the model runs are spread (railsim diagnose: its parallel loop)
+  // Asked after the screen and between batches of model runs: true ends the search there, with
+  // what it has (railsim diagnose --time-budget). Empty: the search runs to its end.
+  std::function<bool()> out_of_time;
 };
 
 struct Diagnosis {
@@ -39,6 +42,12 @@ struct Diagnosis {
   int screen_rows = 0;              // how many rows the screen predicts
   int completed = 0;                // of those screened, how many were then predicted in full
   std::vector<Explanation> ranked;  // best first, one per fault set; none the bound ruled out
+  // Where options.out_of_time ended the search early: how many screened single faults it left
+  // unpredicted that their bounds did not rule out, and the least of those bounds (an SSE none
+  // of them can beat); the scales of the best were then not fitted, nor pairs tried.
+  bool cut_short = false;
+  int left_unpredicted = 0;
+  double left_bound_sse = kImpossible;
 };
 
 // A rate fault is swept over a grid of scales, then the best candidates' scales are fitted
@@ -62,6 +71,10 @@ struct Diagnosis {
 // equivalence allows over all rows) and better than the element's entry have every such scale
 // predicted in full. So the groups listed, their members and errors are those of a diagnosis
 // that predicts every candidate in full; the others are dropped from the ranking.
+//
+// With options.out_of_time, the search stops where it says so: after the screen or a batch of
+// completions, then neither fits nor pairs; the ranking is of what was predicted in full, and
+// Diagnosis says how many candidates were left and the least SSE they could have.
 //
 // `model.system.nodes` is the cluster's node count; the measurements are placed on it
 // (calibrate/fit/cluster_measurements.hpp). Throws sim::InputError when no measurement can be

@@ -25,6 +25,8 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include <chrono>
+#include <cmath>
 #include <cstddef>
 #include <functional>
 #include <optional>
@@ -55,8 +57,10 @@ std::string text_report(const DiagnosisView& view, int top) {
     text += fmt::format("  {}: {} of {}: measured {}; expected {}\n    next: {}\n", f.evidence,
                         f.check, f.element, f.measured, f.expected, f.next);
   }
-  if (const std::string note = view.unexplained_note(); !note.empty()) {
-    text += fmt::format("\n{}\n", note);
+  for (const std::string& note : {view.cut_short_note(), view.unexplained_note()}) {
+    if (!note.empty()) {
+      text += fmt::format("\n{}\n", note);
+    }
   }
   text +=
       fmt::format("\n{:<5} {:<52} {:>9} {:>10}\n", "rank", "explanation", "rms error", "criterion");
@@ -118,6 +122,14 @@ std::string json_report(const DiagnosisView& view, int top) {
   doc["screened"] = d.screened;
   doc["screen_rows"] = d.screen_rows;
   doc["completed"] = d.completed;
+  doc["cut_short"] = d.cut_short;  // by --time-budget
+  if (d.cut_short) {
+    doc["left_unpredicted"] = d.left_unpredicted;
+    doc["left_best_rms_error"] =
+        d.left_unpredicted > 0 ? nlohmann::ordered_json(std::sqrt(
+                                     d.left_bound_sse / static_cast<double>(d.measurements.size())))
+                               : nlohmann::ordered_json(nullptr);
+  }
   doc["explained"] = view.explained();
   nlohmann::ordered_json ranked = nlohmann::ordered_json::array();
   for (const Explanation& e : d.ranked) {
@@ -157,9 +169,10 @@ std::string json_report(const DiagnosisView& view, int top) {
 
 struct DiagnoseOptions {
   ClusterOptions cluster;
-  int top = 5;         // explanations (ranks) listed
-  int jobs = 0;        // threads; 0: all cores
-  bool quiet = false;  // no progress line
+  int top = 5;                 // explanations (ranks) listed
+  int jobs = 0;                // threads; 0: all cores
+  double time_budget_s = 0.0;  // wall seconds for the search; 0: no limit
+  bool quiet = false;          // no progress line
 };
 
 // nullopt after --help.
@@ -168,12 +181,15 @@ std::optional<DiagnoseOptions> parse_options(const std::vector<std::string>& arg
   DiagnoseOptions o;
   po::options_description options(
       "railsim diagnose CLUSTER --system PRESET|FILE [--profile P.json] [--format text|json] "
-      "[-o OUT] [--top N] [--jobs N] [--report DIR]");
+      "[-o OUT] [--top N] [--jobs N] [--time-budget SECONDS] [--report DIR]");
   po::positional_options_description positional;
   o.cluster.add_to(options, positional);
   options.add_options()("top", po::value(&o.top)->default_value(5),
                         "how many explanations (ranks) to list")(
-      "jobs,j", po::value(&o.jobs)->default_value(0), "threads; 0: all cores");
+      "jobs,j", po::value(&o.jobs)->default_value(0), "threads; 0: all cores")(
+      "time-budget", po::value(&o.time_budget_s)->value_name("SECONDS"),
+      "end the search after this many seconds (wall clock, from the start), ranking what it "
+      "predicted in full and saying what it left");
   add_quiet_option(options, o.quiet);
   po::variables_map vm;
   if (!parse_command_line(args, options, positional,
@@ -190,6 +206,10 @@ std::optional<DiagnoseOptions> parse_options(const std::vector<std::string>& arg
   }
   if (o.jobs < 0) {
     throw sim::InputError(fmt::format("--jobs: expected 0 or more, got {}", o.jobs));
+  }
+  if (vm.count("time-budget") > 0 && !(o.time_budget_s > 0.0 && std::isfinite(o.time_budget_s))) {
+    throw sim::InputError(
+        fmt::format("--time-budget: expected seconds above 0, got {}", o.time_budget_s));
   }
   return o;
 }
@@ -208,6 +228,7 @@ std::vector<calibrate::check::Finding> nccl_setup_failures(
 }
 
 int run(const DiagnoseOptions& d, std::ostream& out) {
+  const auto started = std::chrono::steady_clock::now();
   const ClusterOptions& o = d.cluster;
   const OutputFormat format = o.output_format();
   calibrate::fit::CalibratedModel model = o.model();
@@ -231,6 +252,13 @@ int run(const DiagnoseOptions& d, std::ostream& out) {
     });
     bar.finish();
   };
+  if (d.time_budget_s > 0.0) {
+    const auto deadline = started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                        std::chrono::duration<double>(d.time_budget_s));
+    diagnosis_options.out_of_time = [deadline] {
+      return std::chrono::steady_clock::now() >= deadline;
+    };
+  }
   const DiagnosisView view{
       evidence.source,
       o.system,

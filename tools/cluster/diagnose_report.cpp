@@ -114,8 +114,10 @@ report::Report diagnose_report_page(const DiagnosisView& view, int top) {
   report::Report page(fmt::format("railsim diagnose: {}", view.source));
   page.add_paragraph(fmt::format("{} measurements against {}; {} explanations evaluated.",
                                  d.measurements.size(), view.design, d.candidates));
-  if (const std::string note = view.unexplained_note(); !note.empty()) {
-    page.add_paragraph(note + ".");
+  for (const std::string& note : {view.cut_short_note(), view.unexplained_note()}) {
+    if (!note.empty()) {
+      page.add_paragraph(note + ".");
+    }
   }
   page.add_table(ranked_table(view, top));
   for (const MeasurementKind kind : {MeasurementKind::kRdmaBandwidth, MeasurementKind::kRdmaLatency,

@@ -52,6 +52,25 @@ std::string DiagnosisView::unexplained_note() const {
       100.0 * best_rms_error(), 100.0 * kExplainedRmsError);
 }
 
+std::string DiagnosisView::cut_short_note() const {
+  const calibrate::diagnose::Diagnosis& d = diagnosis;
+  if (!d.cut_short) {
+    return {};
+  }
+  const std::string left =
+      d.left_unpredicted == 0
+          ? std::string("every single fault the screen kept was predicted in full")
+          : fmt::format(
+                "{} single faults screened were not predicted in full (at their grid scales "
+                "none of them can come closer than {:.2f}% rms)",
+                d.left_unpredicted,
+                100.0 * std::sqrt(d.left_bound_sse / static_cast<double>(d.measurements.size())));
+  return fmt::format(
+      "the time budget ended the search: {}, no scale was fitted and no pair tried; what follows "
+      "ranks what was predicted in full",
+      left);
+}
+
 std::vector<std::string> DiagnosisView::entries(
     const calibrate::diagnose::Explanation& explanation) const {
   std::vector<std::string> all;

@@ -48,6 +48,10 @@ struct DiagnosisView {
   // The sentence that says nothing explains the measurements; empty when something does.
   std::string unexplained_note() const;
 
+  // The sentence that says the time budget ended the search early, and what it left; empty when
+  // the search ran to its end.
+  std::string cut_short_note() const;
+
   // The faults-file entries (JSON text) of all its faults.
   std::vector<std::string> entries(const calibrate::diagnose::Explanation& explanation) const;
 

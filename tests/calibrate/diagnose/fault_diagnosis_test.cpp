@@ -588,6 +588,48 @@ TEST(FaultDiagnosis, ScreeningListsWhatPredictingEveryCandidateInFullLists) {
   }
 }
 
+// A budget spent at once (railsim diagnose --time-budget) leaves the screen's bounds: nothing but
+// the design is ranked, nothing is fitted or paired, and the least bound it reports is no more
+// than the error of any single fault at a grid scale that the search run to its end (without
+// fitting scales off the grid) predicted in full.
+TEST(FaultDiagnosis, ABudgetSpentAfterTheScreenRanksTheDesignAndBoundsWhatItLeft) {
+  MeasurementSet set = measure({FaultKind::kNicPort, 2, 1, 0.5}, false, 7);
+  // Each AllReduce also at a quarter of its size, in a quarter of its time, so that the screen
+  // (the largest size of each run) leaves rows to predict in full.
+  const std::size_t measured = set.rows.size();
+  for (std::size_t i = 0; i < measured; ++i) {
+    if (set.rows[i].kind == MeasurementKind::kCollectiveTime) {
+      Measurement quarter = set.rows[i];
+      quarter.size_bytes /= 4;
+      quarter.measured /= 4.0;
+      set.rows.push_back(quarter);
+    }
+  }
+  DiagnosisOptions on_the_grid;
+  on_the_grid.fitted = 0;
+  const Diagnosis full = diagnose(design(), set, on_the_grid);
+  EXPECT_FALSE(full.cut_short);
+  DiagnosisOptions spent;
+  int asked = 0;
+  spent.out_of_time = [&asked] {
+    ++asked;
+    return true;
+  };
+  const Diagnosis cut = diagnose(design(), set, spent);
+  EXPECT_GE(asked, 1);
+  EXPECT_TRUE(cut.cut_short);
+  EXPECT_EQ(cut.completed, 0);
+  EXPECT_EQ(cut.screened, full.screened);
+  ASSERT_EQ(cut.ranked.size(), 1U);
+  EXPECT_TRUE(cut.ranked[0].faults.empty());
+  EXPECT_GT(cut.left_unpredicted, 0);
+  for (const Explanation& e : full.ranked) {
+    if (e.faults.size() == 1) {
+      EXPECT_LE(cut.left_bound_sse, e.sse) << models::fault_name(e.faults[0], design().system.node);
+    }
+  }
+}
+
 TEST(FaultDiagnosis, NothingToDiagnoseIsAnInputErrorGivingWhy) {
   MeasurementSet set;
   set.notes.push_back("a.txt:3: alltoall_perf not used: the model does not run alltoall");
