@@ -193,29 +193,43 @@ std::vector<sim::Duration> ChannelTiming::channel_times(const std::vector<sim::D
   // third, and above the channel's lower bound. Where the bounds are within
   // kSliceSharingTolerance for every channel, the run cannot move the result by more, and it is
   // skipped.
-  bool shared = false;
-  for (std::size_t c = 0; sharing_ && !shared && c < channels; ++c) {
+  const auto slower_bound = [&](std::size_t c) {
     const std::span<const double> no_slower =
         even_bounds_ ? std::span<const double>(even_rate_[c]) : std::span<const double>();
-    const double slowest =
-        recurrence_seconds(c, floor[c], no_slower) / (1.0 + kSliceSharingTolerance);
-    if (slowest <= sim::to_seconds(model_->lower_bound(static_cast<int>(c), drains[c]))) {
-      continue;  // bandwidth-bound: the bound alone settles it
-    }
+    return recurrence_seconds(c, floor[c], no_slower);
+  };
+  const auto faster_bound = [&](std::size_t c) {
     // A twin moves with its class, so alone on its links it still shares them with its twins.
     const std::span<const double> alone =
         std::span(sharing_->alone_rates())
             .subspan(shared_first_[twin_[c]], first_[c + 1] - first_[c]);
-    shared = slowest > recurrence_seconds(c, floor[c], alone);
+    return std::max(sim::to_seconds(model_->lower_bound(static_cast<int>(c), drains[c])),
+                    recurrence_seconds(c, floor[c], alone));
+  };
+  bool shared = false;
+  for (std::size_t c = 0; sharing_ && !shared && c < channels; ++c) {
+    const double slowest = slower_bound(c) / (1.0 + kSliceSharingTolerance);
+    if (slowest <= sim::to_seconds(model_->lower_bound(static_cast<int>(c), drains[c]))) {
+      continue;  // bandwidth-bound: the bound alone settles it
+    }
+    shared = slowest > faster_bound(c);
+  }
+  std::vector<double> seconds(channels, 0.0);
+  // Bounds at most (1 + tolerance)^2 apart for every channel: the geometric mean of each
+  // channel's is within the tolerance of what sharing would give, either way.
+  bool between = shared;
+  for (std::size_t c = 0; between && c < channels; ++c) {
+    const double slowest = slower_bound(c);
+    const double fastest = faster_bound(c);
+    between = slowest <= fastest * (1.0 + kSliceSharingTolerance) * (1.0 + kSliceSharingTolerance);
+    seconds[c] = std::sqrt(slowest * fastest);
   }
   // A sharing run costs more than its plan's transfers where many connections contest a link;
   // past kSliceSharingWorkLimit the recurrence at the slower bound, which sharing only improves
   // on, stands for it.
-  shared = shared && sharing_->work() <= kSliceSharingWorkLimit;
-  std::vector<double> seconds(channels, 0.0);
-  if (shared) {
+  if (!between && shared && sharing_->work() <= kSliceSharingWorkLimit) {
     seconds = shared_seconds(floor);
-  } else {
+  } else if (!between) {
     for (std::size_t c = 0; c < channels; ++c) {
       seconds[c] = recurrence_seconds(c, floor[c], even_rate_[c]);
     }

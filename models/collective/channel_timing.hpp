@@ -19,8 +19,10 @@
 // get their share whatever happens), or the plan has more than kSliceSharingLimit transfers, the
 // recurrence times the channels instead at the second: each connection at the floor or, where
 // faster, that even share (a long pipeline's view; a chain, which fills from its first hop,
-// shares a link only among the connections at the same position, which bounds nothing). No
-// channel takes less than its lower bound.
+// shares a link only among the connections at the same position, which bounds nothing). Where
+// they are within that tolerance twice over for every channel, each channel takes the geometric
+// mean of its two bounds, within the tolerance of sharing's result either way, and only plans
+// whose bounds lie further apart are shared. No channel takes less than its lower bound.
 //
 // Twins. Channels of one shape whose connections cross the same links with the same transfers
 // (NVLS Tree's channels over one tree on a rail-aligned fabric; rings whose hops hash alike)

@@ -61,7 +61,8 @@ inline constexpr std::int64_t kSliceSharingLimit = 20'000'000;
 // (channel_timing.hpp): bandwidth-bound plans, whose fill and stalls are a small part of their
 // time, plans whose connections all get their floor alone (an uncontested fabric), and a fault's
 // few slow connections among many that get their even share. 2%: the most two timing paths may
-// differ by on one call (docs/validation.md); the recurrence that stands in is the slower bound. A
+// differ by on one call (docs/validation.md); the recurrence that stands in is the slower bound,
+// and where the bounds are within it twice over, their geometric mean is (channel_timing.hpp). A
 // fault on one port of a 10-node DGX H100 cluster puts its 2 GiB NVLS Tree AllReduce's bounds 0.75%
 // apart: sharing cost 0.5 CPU-s there, and moved the time by 0.16%.
 inline constexpr double kSliceSharingTolerance = 0.02;
