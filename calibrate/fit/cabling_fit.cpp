@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
-#include <optional>
 
 namespace railsim::calibrate::fit {
 namespace {
@@ -72,11 +71,17 @@ bool told_apart(const CalibratedModel& design, RailMapping other, const Measurem
   return false;
 }
 
-double criterion(const Calibration& c, bool designed, double price) {
+// The sum of the rows' squared relative errors.
+double squared_errors(const Calibration& c) {
   double sse = 0.0;
   for (const RowCheck& r : c.rows) {
     sse += r.error * r.error;
   }
+  return sse;
+}
+
+double criterion(const Calibration& c, bool designed, double price) {
+  const double sse = squared_errors(c);
   const auto n = static_cast<double>(c.rows.size());
   const auto informed = std::count_if(
       c.parameters.begin(), c.parameters.end(),
@@ -128,11 +133,7 @@ Calibration calibrate_cabling(const CalibratedModel& design,
     start.system.fabric.rails = cablings[i];
     const Calibration& c =
         fitted.emplace_back(calibrate(start, set, parameters_for(start), progress));
-    double squares = 0.0;
-    for (const RowCheck& r : c.rows) {
-      squares += r.error * r.error;
-    }
-    fits.push_back({cablings[i], std::sqrt(squares / static_cast<double>(c.rows.size())),
+    fits.push_back({cablings[i], std::sqrt(squared_errors(c) / static_cast<double>(c.rows.size())),
                     criterion(c, i == 0, price)});
     best = fits.back().criterion < fits[best].criterion ? i : best;
   }
