@@ -4,6 +4,9 @@
 // neighbours and a 1 GiB all_reduce_perf on 2 x 8 GPUs of the same pairs, made by the model with
 // one cable at half rate (node 1's first compute NIC). Reports the explanations evaluated; the
 // cost should grow with nodes x NICs (the candidates) times the few measurements each touches.
+// And the nccl-tests log of ten DGX H100 at 8 GPUs a node that target is set on:
+// all_reduce, all_gather and reduce_scatter at 32 MiB-16 GiB (factor 2, 30 rows), as the design
+// predicts them (Arg 0) and with node 0's first compute NIC's port at 75% (Arg 1).
 // docs/performance.md has the figures.
 #include "calibrate/diagnose/fault_diagnosis.hpp"
 #include "calibrate/fit/faulted_design.hpp"
@@ -13,6 +16,7 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
+#include <vector>
 
 namespace railsim::bench {
 namespace {
@@ -74,6 +78,42 @@ void BM_Diagnose(benchmark::State& state) {
 }
 
 BENCHMARK(BM_Diagnose)->Arg(4)->Arg(8)->Arg(16)->Unit(benchmark::kSecond)->Iterations(1);
+
+calibrate::fit::MeasurementSet ten_by_eight(const calibrate::fit::CalibratedModel& design,
+                                            bool faulted) {
+  const calibrate::fit::FaultedDesign truth = calibrate::fit::with_faults(
+      design, faulted ? std::vector<models::ElementFault>{{models::FaultKind::kNicPort, 0, 0, 0.75}}
+                      : std::vector<models::ElementFault>{});
+  calibrate::fit::MeasurementSet set;
+  for (const models::CollectiveOp op :
+       {models::CollectiveOp::kAllReduce, models::CollectiveOp::kAllGather,
+        models::CollectiveOp::kReduceScatter}) {
+    for (std::int64_t size = std::int64_t{32} << 20; size <= (std::int64_t{16} << 30); size *= 2) {
+      calibrate::fit::Measurement m;
+      m.op = op;
+      m.size_bytes = size;
+      calibrate::fit::place_collective(m, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, {0, 1, 2, 3, 4, 5, 6, 7});
+      m.measured = calibrate::fit::predict(truth.model, m, truth.prepare);
+      set.rows.push_back(std::move(m));
+    }
+  }
+  return set;
+}
+
+// NOLINTNEXTLINE(readability-identifier-naming): Google Benchmark's BM_ naming.
+void BM_DiagnoseTenByEight(benchmark::State& state) {
+  const calibrate::fit::CalibratedModel design = cluster(10);
+  const calibrate::fit::MeasurementSet set = ten_by_eight(design, state.range(0) != 0);
+  calibrate::diagnose::Diagnosis d;
+  for (auto _ : state) {
+    d = calibrate::diagnose::diagnose(design, set);  // on this thread
+    benchmark::DoNotOptimize(d.ranked.data());
+  }
+  state.counters["explanations"] = d.candidates;
+  state.counters["completed"] = d.completed;
+}
+
+BENCHMARK(BM_DiagnoseTenByEight)->Arg(0)->Arg(1)->Unit(benchmark::kSecond)->Iterations(1);
 
 }  // namespace
 }  // namespace railsim::bench
