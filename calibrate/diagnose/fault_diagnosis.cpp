@@ -135,7 +135,24 @@ std::size_t fit_best(const ExplanationContext& c,
   return fits;
 }
 
-// Every pair of the first `fitted` of `best`, together.
+// Whether two explanations predict every measurement alike, within what noise can decide.
+bool predict_alike(const Explanation& a, const Explanation& b) {
+  for (std::size_t i = 0; i < a.predicted.size(); ++i) {
+    if (std::abs(std::log(a.predicted[i] / b.predicted[i])) > kEquivalentLogError) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Explanations of as many faults that predict alike: the measurements cannot tell them apart.
+// Of different counts, the simpler one is the explanation; the other adds a fault for nothing.
+bool equivalent(const Explanation& a, const Explanation& b) {
+  return a.faults.size() == b.faults.size() && predict_alike(a, b);
+}
+
+// Every pair of the first `fitted` of `best`, together, but those that predict as one of their
+// faults alone.
 std::vector<Explanation> pairs_of_best(const ExplanationContext& c,
                                        std::size_t fitted,
                                        const DiagnosisOptions& options,
@@ -150,20 +167,16 @@ std::vector<Explanation> pairs_of_best(const ExplanationContext& c,
   for_each_index(pairs.size(), options, [&](std::size_t i) {
     paired[i] = explain(c, {best[pairs[i].first].faults[0], best[pairs[i].second].faults[0]});
   });
-  return paired;
-}
-
-// Whether two explanations predict every measurement alike, within what noise can decide.
-bool equivalent(const Explanation& a, const Explanation& b) {
-  if (a.faults.size() != b.faults.size()) {
-    return false;  // the simpler one is the explanation; the other adds a fault for nothing
-  }
-  for (std::size_t i = 0; i < a.predicted.size(); ++i) {
-    if (std::abs(std::log(a.predicted[i] / b.predicted[i])) > kEquivalentLogError) {
-      return false;
+  // A pair that predicts as one of its faults alone adds a fault for nothing: that one is the
+  // explanation (a cable at half rate and its PCIe link trained to the same rate).
+  std::vector<Explanation> kept;
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    if (!predict_alike(paired[i], best[pairs[i].first]) &&
+        !predict_alike(paired[i], best[pairs[i].second])) {
+      kept.push_back(std::move(paired[i]));
     }
   }
-  return true;
+  return kept;
 }
 
 // Among the completed, in SSE order, the first by whose SSE `needed` groups of equivalent
@@ -369,7 +382,8 @@ Diagnosis diagnose(const CalibratedModel& model,
   // The criterion's price of a fault, from the number of candidate elements (header).
   const double per_fault = 2.0 * std::max(1.0, std::log(static_cast<double>(best.size())));
   // The fit evaluates two points, then one per iteration.
-  d.candidates = static_cast<int>(1 + space.size() + fits * (kFitIterations + 2) + paired.size());
+  d.candidates =
+      static_cast<int>(1 + space.size() + fits * (kFitIterations + 2) + fitted * (fitted - 1) / 2);
   d.ranked.push_back(explain(c, {}));
   d.ranked.insert(d.ranked.end(), std::make_move_iterator(best.begin()),
                   std::make_move_iterator(best.end()));

@@ -7,6 +7,7 @@
 #include "tests/calibrate/synthetic_cluster.hpp"
 #include "tests/sanitizers.hpp"
 
+#include "calibrate/diagnose/fault_space.hpp"
 #include "models/fault/fault_injection.hpp"
 #include "models/scenario/json_reader.hpp"
 #include "models/scenario/step_file.hpp"
@@ -481,6 +482,24 @@ TEST(FaultDiagnosis, CableAtHalfRateIsGroupedWithItsPcieLinkAtTheSameRate) {
     return e->faults.size() == 1 && e->faults[0].kind == FaultKind::kNicPcie &&
            e->faults[0].node == 2 && e->faults[0].nic == 5;
   }));
+  // The two together predict what the cable alone does: that pair is no explanation of its own,
+  // nor is any pair that predicts every row within 1% of one of its faults ranked alone.
+  for (const Explanation& pair : d.ranked) {
+    for (const Explanation& single : d.ranked) {
+      if (pair.faults.size() != 2 || single.faults.size() != 1 ||
+          std::none_of(pair.faults.begin(), pair.faults.end(), [&](const ElementFault& f) {
+            return same_element(f, single.faults[0]) && f.scale == single.faults[0].scale;
+          })) {
+        continue;
+      }
+      double apart = 0.0;
+      for (std::size_t i = 0; i < pair.predicted.size(); ++i) {
+        apart = std::max(apart, std::abs(std::log(pair.predicted[i] / single.predicted[i])));
+      }
+      EXPECT_GT(apart, 0.01) << models::fault_name(pair.faults[0], design().system.node) << " + "
+                             << models::fault_name(pair.faults[1], design().system.node);
+    }
+  }
 }
 
 TEST(FaultDiagnosis, NamedFaultsWrittenAsAFaultFileReproduceThePrediction) {
