@@ -38,18 +38,18 @@ void apply_profile(const LoadedProfile& loaded,
                "parameters describe other hardware\n",
                loaded.path, profile.node, profile.system, system.node.name);
   }
-  if (profile.rails && *profile.rails != system.fabric.rails) {
-    fmt::print(stderr,
-               "railsim: warning: {}: its fit found the rails cabled {}, not {} as this system "
-               "says: predicting with the cabling it found\n",
-               loaded.path, models::rail_mapping_key(*profile.rails),
-               models::rail_mapping_key(system.fabric.rails));
-  }
   calibrate::fit::CalibratedModel model{system, calibration};
   try {
     calibrate::fit::apply_profile(loaded.profile, model);
   } catch (const sim::InputError& e) {
     throw sim::InputError(fmt::format("{}: {}", loaded.path, e.what()));
+  }
+  if (model.system.fabric.rails != system.fabric.rails) {
+    fmt::print(stderr,
+               "railsim: warning: {}: its fit found the rails cabled {}, not {} as this system "
+               "says: predicting with the cabling it found\n",
+               loaded.path, models::rail_mapping_key(model.system.fabric.rails),
+               models::rail_mapping_key(system.fabric.rails));
   }
   system = model.system;
   calibration = model.collective;

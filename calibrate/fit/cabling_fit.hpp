@@ -26,9 +26,9 @@ namespace railsim::calibrate::fit {
 // (per node, a permutation of its NICs over the rails drawn from the design's rail seed) and
 // top-of-rack (where whole nodes fit a leaf and the rows' nodes fill more than one rack), each
 // where it runs every row and predicts one 0.1% apart from the design, at the design's start or
-// with the cables between switches at half their rate. None but
-// the design's for an explicit cabling table, or where no row spans two nodes. Throws
-// sim::InputError (naming the row) when the design cannot run a row.
+// with the cables between switches at half their rate. None but the design's for an explicit
+// cabling table, or where no row spans two nodes. Throws sim::InputError (naming the row) when
+// the design cannot run a row.
 std::vector<models::RailMapping> cablings_to_try(const CalibratedModel& design,
                                                  const MeasurementSet& set);
 
