@@ -6,6 +6,7 @@
 #include "sim/input_error.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numeric>
 
@@ -43,27 +44,39 @@ bool spans_racks(const MeasurementSet& set, int rack_nodes) {
   });
 }
 
-// Whether the rows could tell cabling `other` from the design's: some row predicted more than kTold
-// apart, at the design's start or with the cables between switches at half their rate (a
-// cabling moves traffic onto them or off them; where they have room to spare, as on a
-// non-blocking fabric, only a fit that slows them shows it). False where `other` cannot run a
-// row.
-bool told_apart(const CalibratedModel& design, RailMapping other, const MeasurementSet& set) {
-  for (const double uplinks : {1.0, 0.5}) {
-    CalibratedModel as_designed = design;
-    as_designed.system.fabric.uplink_efficiency *= uplinks;
-    as_designed.system.fabric.core_uplink_efficiency *= uplinks;
-    CalibratedModel cabled = as_designed;
-    cabled.system.fabric.rails = other;
+// The rows are compared at the design's start and with the cables between switches at half
+// their rate: a cabling moves traffic onto those cables or off them, and where they have room to
+// spare, as on a non-blocking fabric, only a fit that slows them shows it.
+constexpr std::array<double, 2> kUplinkShares = {1.0, 0.5};
+
+// The rows' predictions under `model` with its cables between switches at `share` of their rate.
+std::vector<RowCheck> at_uplinks(CalibratedModel model, double share, const MeasurementSet& set) {
+  model.system.fabric.uplink_efficiency *= share;
+  model.system.fabric.core_uplink_efficiency *= share;
+  return check_rows(model, set);
+}
+
+// Whether the rows could tell cabling `other` from the design's: some row predicted more than
+// kTold apart at one of kUplinkShares. False where `other` cannot run a row. `designed`: the
+// design's predictions at the first shares, added to as they are needed.
+bool told_apart(const CalibratedModel& design,
+                RailMapping other,
+                const MeasurementSet& set,
+                std::vector<std::vector<RowCheck>>& designed) {
+  CalibratedModel cabled = design;
+  cabled.system.fabric.rails = other;
+  for (std::size_t k = 0; k < kUplinkShares.size(); ++k) {
     std::vector<RowCheck> predicted;
     try {
-      predicted = check_rows(cabled, set);
+      predicted = at_uplinks(cabled, kUplinkShares[k], set);
     } catch (const sim::InputError&) {
       return false;  // a row this cabling cannot run: not the cluster's
     }
-    const std::vector<RowCheck> designed = check_rows(as_designed, set);
+    if (designed.size() == k) {
+      designed.push_back(at_uplinks(design, kUplinkShares[k], set));
+    }
     for (std::size_t i = 0; i < predicted.size(); ++i) {
-      if (std::abs(predicted[i].predicted / designed[i].predicted - 1.0) > kTold) {
+      if (std::abs(predicted[i].predicted / designed[k][i].predicted - 1.0) > kTold) {
         return true;
       }
     }
@@ -101,6 +114,7 @@ std::vector<RailMapping> cablings_to_try(const CalibratedModel& design, const Me
   if (fabric.rails == RailMapping::kExplicit || !spans_racks(set, 1)) {
     return tried;  // no row between two nodes: cabling moves nothing
   }
+  std::vector<std::vector<RowCheck>> designed;
   for (const RailMapping other :
        {RailMapping::kAligned, RailMapping::kMisaligned, RailMapping::kTopOfRack}) {
     const bool possible =
@@ -108,7 +122,7 @@ std::vector<RailMapping> cablings_to_try(const CalibratedModel& design, const Me
             ? !models::top_of_rack_problem(fabric.nodes_per_leaf, fabric.planes, rails) &&
                   spans_racks(set, rack_nodes)
             : rails > 1;
-    if (other != fabric.rails && possible && told_apart(design, other, set)) {
+    if (other != fabric.rails && possible && told_apart(design, other, set, designed)) {
       tried.push_back(other);
     }
   }
