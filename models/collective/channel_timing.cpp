@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <utility>
 
 namespace railsim::models {
@@ -214,22 +215,31 @@ std::vector<sim::Duration> ChannelTiming::channel_times(const std::vector<sim::D
     }
     shared = slowest > faster_bound(c);
   }
-  std::vector<double> seconds(channels, 0.0);
   // Bounds at most (1 + tolerance)^2 apart for every channel: the geometric mean of each
   // channel's is within the tolerance of what sharing would give, either way.
-  bool between = shared;
-  for (std::size_t c = 0; between && c < channels; ++c) {
-    const double slowest = slower_bound(c);
-    const double fastest = faster_bound(c);
-    between = slowest <= fastest * (1.0 + kSliceSharingTolerance) * (1.0 + kSliceSharingTolerance);
-    seconds[c] = std::sqrt(slowest * fastest);
-  }
+  const auto geometric_means = [&]() -> std::optional<std::vector<double>> {
+    std::vector<double> mean(channels);
+    for (std::size_t c = 0; c < channels; ++c) {
+      const double slowest = slower_bound(c);
+      const double fastest = faster_bound(c);
+      if (slowest > fastest * (1.0 + kSliceSharingTolerance) * (1.0 + kSliceSharingTolerance)) {
+        return std::nullopt;
+      }
+      mean[c] = std::sqrt(slowest * fastest);
+    }
+    return mean;
+  };
+  const std::optional<std::vector<double>> means =
+      shared ? geometric_means() : std::optional<std::vector<double>>();
+  std::vector<double> seconds(channels, 0.0);
   // A sharing run costs more than its plan's transfers where many connections contest a link;
   // past kSliceSharingWorkLimit the recurrence at the slower bound, which sharing only improves
   // on, stands for it.
-  if (!between && shared && sharing_->work() <= kSliceSharingWorkLimit) {
+  if (means) {
+    seconds = *means;
+  } else if (shared && sharing_->work() <= kSliceSharingWorkLimit) {
     seconds = shared_seconds(floor);
-  } else if (!between) {
+  } else {
     for (std::size_t c = 0; c < channels; ++c) {
       seconds[c] = recurrence_seconds(c, floor[c], even_rate_[c]);
     }
