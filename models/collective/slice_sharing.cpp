@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <deque>
 #include <optional>
 #include <utility>
 
@@ -31,6 +30,40 @@ struct Earlier {
 };
 
 using EventHeap = sim::IndexedHeap<NextEvent, Earlier>;
+
+// A queue of (transfer, time) over one vector, for the run's FIFOs: a connection's few entries in
+// flight stay together, and once grown it allocates nothing (a std::deque takes a 512-byte block
+// of its own per FIFO and allocates again every 32 entries: on a 512-node tree, most of the run's
+// memory and its cache misses).
+class Fifo {
+ public:
+  using Entry = std::pair<std::int64_t, double>;
+
+  bool empty() const { return head_ == entries_.size(); }
+
+  const Entry& front() const { return entries_[head_]; }
+
+  void pop_front() {
+    if (++head_ == entries_.size()) {
+      entries_.clear();
+      head_ = 0;
+    }
+  }
+
+  void emplace_back(std::int64_t transfer, double when) {
+    // Drop the popped entries once they are most of the vector: amortised O(1) per entry.
+    if (head_ >= kCompactAt && 2 * head_ >= entries_.size()) {
+      entries_.erase(entries_.begin(), entries_.begin() + static_cast<std::ptrdiff_t>(head_));
+      head_ = 0;
+    }
+    entries_.emplace_back(transfer, when);
+  }
+
+ private:
+  static constexpr std::size_t kCompactAt = 16;
+  std::vector<Entry> entries_;
+  std::size_t head_ = 0;
+};
 
 // The links of a route, each with how many of the route's lanes cross it, by link index.
 std::vector<std::pair<std::uint32_t, std::uint32_t>> lanes_on(const SharingRoute& route) {
@@ -230,11 +263,14 @@ struct SliceSharing::Run {
   // Per (connection, input): the input's transfers held so far and not yet forwarded, with
   // when they are held; streamed, those started so far, with when their first byte can be
   // forwarded.
-  std::vector<std::deque<std::pair<std::int64_t, double>>> sent;
+  std::vector<Fifo> sent;
   // Streamed only. Per (connection, input): the input's transfers held so far, and per
   // connection, its drained transfers whose inputs are not all held yet, with their drain times.
-  std::vector<std::deque<std::pair<std::int64_t, double>>> landed;
-  std::vector<std::deque<std::pair<std::int64_t, double>>> unheld;
+  std::vector<Fifo> landed;
+  std::vector<Fifo> unheld;
+  // Streamed only: the connections hold_streamed has still to look at, kept between calls so
+  // that a drain allocates nothing.
+  std::vector<std::uint32_t> to_hold;
   EventHeap events;
 
   Run(const SliceSharing& s, const TransferBytes& b, const std::vector<double>& payload_floor)
@@ -290,10 +326,9 @@ struct SliceSharing::Run {
   // The latest time in `fifos` (one per input of c) of the inputs' transfer `need`, or nothing
   // if some input has not reached it yet. Entries before `need` are what c does not forward (a
   // loop's last step).
-  static std::optional<double> latest(
-      const Connection& c,
-      std::vector<std::deque<std::pair<std::int64_t, double>>>& fifos,
-      std::int64_t need) {
+  static std::optional<double> latest(const Connection& c,
+                                      std::vector<Fifo>& fifos,
+                                      std::int64_t need) {
     double when = 0.0;
     for (std::uint32_t k = 0; k < c.inputs.size(); ++k) {
       auto& fifo = fifos[c.first_slot + k];
@@ -339,10 +374,10 @@ struct SliceSharing::Run {
   // Streamed: holds the drained transfers of connection i, and then of its users, whose inputs'
   // last bytes are all held, in order.
   void hold_streamed(std::uint32_t first, double now) {
-    std::vector<std::uint32_t> work = {first};
-    while (!work.empty()) {
-      const std::uint32_t i = work.back();
-      work.pop_back();
+    to_hold.assign(1, first);
+    while (!to_hold.empty()) {
+      const std::uint32_t i = to_hold.back();
+      to_hold.pop_back();
       const Connection& c = sharing.connections_[i];
       bool any = false;
       while (!unheld[i].empty()) {
@@ -362,7 +397,7 @@ struct SliceSharing::Run {
       }
       if (any) {
         for (const User& u : sharing.users_[i]) {
-          work.push_back(u.connection);
+          to_hold.push_back(u.connection);
         }
       }
     }
