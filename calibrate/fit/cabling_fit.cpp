@@ -151,14 +151,21 @@ Calibration calibrate_cabling(const CalibratedModel& design,
                     criterion(c, i == 0, price)});
     best = fits.back().criterion < fits[best].criterion ? i : best;
   }
-  for (std::size_t i = 0; i < fits.size(); ++i) {
+  const auto alike = [&](std::size_t i, std::size_t j) {
     const std::vector<RowCheck>& a = fitted[i].rows;
-    const std::vector<RowCheck>& b = fitted[best].rows;
-    fits[i].alike =
-        i != best &&
-        std::equal(a.begin(), a.end(), b.begin(), [](const RowCheck& x, const RowCheck& y) {
-          return std::abs(x.predicted / y.predicted - 1.0) <= kAlike;
-        });
+    const std::vector<RowCheck>& b = fitted[j].rows;
+    return std::equal(a.begin(), a.end(), b.begin(), [](const RowCheck& x, const RowCheck& y) {
+      return std::abs(x.predicted / y.predicted - 1.0) <= kAlike;
+    });
+  };
+  // Where the design's fit predicts every row as the winner's does, the rows cannot tell the two
+  // cablings apart, however much lower the winner's criterion (differences under 1% decide it
+  // when the noise is smaller): the design stands.
+  if (best != 0 && alike(0, best)) {
+    best = 0;
+  }
+  for (std::size_t i = 0; i < fits.size(); ++i) {
+    fits[i].alike = i != best && alike(i, best);
   }
   Calibration chosen = std::move(fitted[best]);
   chosen.cablings = cablings.size() > 1 ? fits : std::vector<CablingFit>{};
