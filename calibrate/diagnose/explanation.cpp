@@ -4,9 +4,12 @@
 #include "calibrate/fit/faulted_design.hpp"
 #include "sim/input_error.hpp"
 
+#include <boost/math/tools/minima.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <numeric>
 
 namespace railsim::calibrate::diagnose {
@@ -191,32 +194,24 @@ std::pair<double, double> fit_bracket(const std::vector<double>& scales, double 
   return {grid[at == 0 ? 0 : at - 1], grid[std::min(at + 1, grid.size() - 1)]};
 }
 
-Explanation fit_scale(const ExplanationContext& c, ElementFault f, double lo, double hi) {
-  const double ratio = (std::sqrt(5.0) - 1.0) / 2.0;
-  const auto at = [&](double scale) {
+FittedScale fit_scale(const ExplanationContext& c, ElementFault f, double lo, double hi) {
+  // The SSE is smooth in the scale, so Brent's parabolic steps reach the minimum in about eight
+  // runs of the model (a golden-section search takes eighteen to the same precision).
+  FittedScale fitted;
+  fitted.explanation.sse = kImpossible;
+  const auto sse_at = [&](double scale) {
     f.scale = scale;
-    return explain(c, {f});
-  };
-  double x1 = hi - ratio * (hi - lo);
-  double x2 = lo + ratio * (hi - lo);
-  Explanation e1 = at(x1);
-  Explanation e2 = at(x2);
-  for (int i = 0; i < kFitIterations; ++i) {
-    if (e1.sse <= e2.sse) {
-      hi = x2;
-      x2 = x1;
-      e2 = std::move(e1);
-      x1 = hi - ratio * (hi - lo);
-      e1 = at(x1);
-    } else {
-      lo = x1;
-      x1 = x2;
-      e1 = std::move(e2);
-      x2 = lo + ratio * (hi - lo);
-      e2 = at(x2);
+    Explanation e = explain(c, {f});
+    ++fitted.runs;
+    const double sse = e.sse;
+    if (fitted.runs == 1 || sse < fitted.explanation.sse) {
+      fitted.explanation = std::move(e);
     }
-  }
-  return e1.sse <= e2.sse ? e1 : e2;
+    return sse;
+  };
+  std::uintmax_t iterations = kFitRunLimit;
+  boost::math::tools::brent_find_minima(sse_at, lo, hi, kFitBits, iterations);
+  return fitted;
 }
 
 }  // namespace railsim::calibrate::diagnose

@@ -21,9 +21,13 @@ namespace railsim::calibrate::diagnose {
 // The SSE of an explanation the measurements rule out, or that leaves one of them no way to run.
 inline constexpr double kImpossible = std::numeric_limits<double>::infinity();
 
-// The golden-section search's iterations (fit_scale): it evaluates two points, then one per
-// iteration.
-inline constexpr int kFitIterations = 16;
+// The fitted scale's precision (fit_scale): Brent's method stops once the scale is known to
+// within 2^(1 - kFitBits) of itself, 0.01% (a scale's rates move every prediction by less).
+inline constexpr int kFitBits = 14;
+
+// The most iterations of one fit, a model run each: Brent's method takes about eight here; this
+// only bounds a search that would not converge.
+inline constexpr int kFitRunLimit = 40;
 
 struct Explanation {
   std::vector<models::ElementFault> faults;  // none: the design as it is
@@ -74,9 +78,15 @@ bool is_rate(models::FaultKind kind);
 // grid scales, or to the bounds of what counts as a fault.
 std::pair<double, double> fit_bracket(const std::vector<double>& scales, double scale);
 
-// The single rate fault at the scale in [lo, hi] that minimises its SSE (golden-section search,
-// kFitIterations).
-Explanation fit_scale(const ExplanationContext& context,
+// A rate fault at its fitted scale, and the model runs the fit took.
+struct FittedScale {
+  Explanation explanation;
+  int runs = 0;
+};
+
+// The single rate fault at the scale in [lo, hi] that minimises its SSE: Brent's method
+// (boost::math::tools::brent_find_minima), to kFitBits.
+FittedScale fit_scale(const ExplanationContext& context,
                       models::ElementFault fault,
                       double lo,
                       double hi);

@@ -112,27 +112,24 @@ std::vector<Explanation> best_of_each_element(std::vector<Explanation> singles) 
 }
 
 // Fits the scale of each rate fault among the first `fitted` of `best`, keeping the fit where it
-// is better. Returns how many it fitted.
-std::size_t fit_best(const ExplanationContext& c,
-                     std::size_t fitted,
-                     const DiagnosisOptions& options,
-                     std::vector<Explanation>& best) {
-  const auto fittable = [](const Explanation& e) {
-    return is_rate(e.faults[0].kind) && e.sse < kImpossible;
-  };
-  const auto fits = static_cast<std::size_t>(
-      std::count_if(best.begin(), best.begin() + static_cast<std::ptrdiff_t>(fitted), fittable));
+// is better. Returns the model runs the fits took.
+int fit_best(const ExplanationContext& c,
+             std::size_t fitted,
+             const DiagnosisOptions& options,
+             std::vector<Explanation>& best) {
+  std::vector<int> runs(fitted, 0);
   for_each_index(fitted, options, [&](std::size_t i) {
-    if (fittable(best[i])) {
+    if (is_rate(best[i].faults[0].kind) && best[i].sse < kImpossible) {
       const ElementFault& f = best[i].faults[0];
       const auto [lo, hi] = fit_bracket(options.scales, f.scale);
-      Explanation e = fit_scale(c, f, lo, hi);
-      if (e.sse < best[i].sse) {
-        best[i] = std::move(e);
+      FittedScale fit = fit_scale(c, f, lo, hi);
+      runs[i] = fit.runs;
+      if (fit.explanation.sse < best[i].sse) {
+        best[i] = std::move(fit.explanation);
       }
     }
   });
-  return fits;
+  return std::accumulate(runs.begin(), runs.end(), 0);
 }
 
 // Whether two explanations predict every measurement alike, within what noise can decide.
@@ -367,7 +364,7 @@ Diagnosis diagnose(const CalibratedModel& model,
   d.cut_short = completion.cut_short || out_of_time(options);
   const std::size_t fitted =
       d.cut_short ? 0 : std::min(best.size(), static_cast<std::size_t>(options.fitted));
-  const std::size_t fits = fit_best(c, fitted, options, best);
+  const int fit_runs = fit_best(c, fitted, options, best);
   std::vector<Explanation> paired = pairs_of_best(c, fitted, options, best);
   d.completed = completion.completed;
   if (completion.cut_short) {
@@ -381,9 +378,7 @@ Diagnosis diagnose(const CalibratedModel& model,
 
   // The criterion's price of a fault, from the number of candidate elements (header).
   const double per_fault = 2.0 * std::max(1.0, std::log(static_cast<double>(best.size())));
-  // The fit evaluates two points, then one per iteration.
-  d.candidates =
-      static_cast<int>(1 + space.size() + fits * (kFitIterations + 2) + fitted * (fitted - 1) / 2);
+  d.candidates = static_cast<int>(1 + space.size() + fitted * (fitted - 1) / 2) + fit_runs;
   d.ranked.push_back(explain(c, {}));
   d.ranked.insert(d.ranked.end(), std::make_move_iterator(best.begin()),
                   std::make_move_iterator(best.end()));

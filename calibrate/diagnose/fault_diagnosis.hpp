@@ -51,7 +51,7 @@ struct Diagnosis {
 };
 
 // A rate fault is swept over a grid of scales, then the best candidates' scales are fitted
-// (golden-section search), and pairs of them are tried together. The fit of each explanation is
+// (Brent's method), and pairs of them are tried together. The fit of each explanation is
 // its sum of squared log errors SSE over the n measurements; explanations of k faults are ranked
 // by n ln(SSE / n) + 2k ln p, p the number of candidate faults (at least e, so never below
 // Akaike's 2k): Foster and George's risk inflation criterion. With hundreds of candidates, the
