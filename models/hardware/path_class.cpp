@@ -7,34 +7,15 @@
 #include <array>
 #include <cstddef>
 #include <utility>
-#include <vector>
 
 namespace railsim::models {
 namespace {
-
-// The switches above a device, nearest first, and the host bridge at the top.
-struct Ancestry {
-  std::vector<int> switches;
-  int host_bridge = 0;
-};
 
 PcieParent parent_of(const NodeSpec& node, DeviceRef device) {
   if (device.kind == DeviceRef::Kind::kGpu) {
     return node.gpus.at(static_cast<std::size_t>(device.index)).parent;
   }
   return node.nics.at(static_cast<std::size_t>(device.index)).parent;
-}
-
-Ancestry ancestry(const NodeSpec& node, DeviceRef device) {
-  Ancestry result;
-  PcieParent parent = parent_of(node, device);
-  while (parent.kind == PcieParent::Kind::kSwitch) {
-    RAILSIM_ASSERT(result.switches.size() <= node.switches.size(), "PCIe switches form a tree");
-    result.switches.push_back(parent.index);
-    parent = node.switches.at(static_cast<std::size_t>(parent.index)).parent;
-  }
-  result.host_bridge = parent.index;
-  return result;
 }
 
 }  // namespace
@@ -90,24 +71,37 @@ PathClass pcie_path_class(const NodeSpec& node, DeviceRef a, DeviceRef b) {
   if (a == b) {
     return PathClass::kSelf;
   }
-  const Ancestry up_a = ancestry(node, a);
-  const Ancestry up_b = ancestry(node, b);
-  for (std::size_t i = 0; i < up_a.switches.size(); ++i) {
-    for (std::size_t j = 0; j < up_b.switches.size(); ++j) {
-      if (up_a.switches[i] == up_b.switches[j]) {
-        // Both directly below it: one bridge crossed. Otherwise several.
-        return i == 0 && j == 0 ? PathClass::kPix : PathClass::kPxb;
+  const PcieParent from_a = parent_of(node, a);
+  const PcieParent from_b = parent_of(node, b);
+  // The lowest switch above both: PIX where it is the parent of both (one bridge crossed),
+  // otherwise PXB.
+  bool nearest_a = true;
+  for (PcieParent x = from_a; x.kind == PcieParent::Kind::kSwitch; x = above(node, x)) {
+    bool nearest_b = true;
+    for (PcieParent y = from_b; y.kind == PcieParent::Kind::kSwitch; y = above(node, y)) {
+      if (x == y) {
+        return nearest_a && nearest_b ? PathClass::kPix : PathClass::kPxb;
       }
+      nearest_b = false;
     }
+    nearest_a = false;
   }
-  if (up_a.host_bridge == up_b.host_bridge) {
+  if (host_bridge_above(node, from_a) == host_bridge_above(node, from_b)) {
     return PathClass::kPhb;
   }
   return numa_of(node, a) == numa_of(node, b) ? PathClass::kNode : PathClass::kSys;
 }
 
+int host_bridge_above(const NodeSpec& node, PcieParent parent) {
+  for (std::size_t climbed = 0; parent.kind == PcieParent::Kind::kSwitch; ++climbed) {
+    RAILSIM_ASSERT(climbed < node.switches.size(), "PCIe switches form a tree");
+    parent = above(node, parent);
+  }
+  return parent.index;
+}
+
 int numa_of(const NodeSpec& node, DeviceRef device) {
-  const int bridge = ancestry(node, device).host_bridge;
+  const int bridge = host_bridge_above(node, parent_of(node, device));
   return node.host_bridges.at(static_cast<std::size_t>(bridge)).numa;
 }
 

@@ -42,6 +42,16 @@ struct DeviceRef {
 // The PCIe distance between two devices (kSelf for a device and itself).
 PathClass pcie_path_class(const NodeSpec& node, DeviceRef a, DeviceRef b);
 
+// The parent of the PCIe switch `below` is: one step up a device's chain of switches, which is
+// walked in place (`while (p.kind == kSwitch) p = above(node, p);`) rather than copied, since
+// routes walk it for every hop of every connection.
+inline PcieParent above(const NodeSpec& node, PcieParent below) {
+  return node.switches.at(static_cast<std::size_t>(below.index)).parent;
+}
+
+// The host bridge at the top of the chain from `parent` (a device's parent).
+int host_bridge_above(const NodeSpec& node, PcieParent parent);
+
 // NVLinks between two GPUs (0 if none); for an NVSwitch domain, every GPU's link count.
 int nvlinks_between(const NodeSpec& node, int gpu_a, int gpu_b);
 

@@ -16,22 +16,6 @@ namespace {
 
 using sim::at;
 
-// The PCIe elements above a device, nearest first: switch indices, then the host bridge.
-struct Climb {
-  std::vector<int> switches;
-  int host_bridge = 0;
-};
-
-Climb climb(const NodeSpec& node, PcieParent parent) {
-  Climb c;
-  while (parent.kind == PcieParent::Kind::kSwitch) {
-    c.switches.push_back(parent.index);
-    parent = node.switches[at(parent.index)].parent;
-  }
-  c.host_bridge = parent.index;
-  return c;
-}
-
 }  // namespace
 
 void NodePathBuilder::gpu_to_gpu(int node, int from_gpu, int to_gpu) {
@@ -99,21 +83,21 @@ NodePathBuilder::Element NodePathBuilder::nic_of(const Endpoint& end) const {
 
 int NodePathBuilder::socket(int n, const Element& e) const {
   const NodeSpec& node = system_.node_spec(n);
-  const int bridge = climb(node, e.parent).host_bridge;
+  const int bridge = host_bridge_above(node, e.parent);
   return node.numa_nodes[at(node.host_bridges[at(bridge)].numa)].socket;
 }
 
 void NodePathBuilder::pcie(int n, const Element& from, const Element& to) {
-  const Climb a = climb(system_.node_spec(n), from.parent);
-  const Climb b = climb(system_.node_spec(n), to.parent);
-  for (std::size_t i = 0; i < a.switches.size(); ++i) {
-    const auto common = std::find(b.switches.begin(), b.switches.end(), a.switches[i]);
-    if (common != b.switches.end()) {
-      path_.push_back(from.links->up);
-      climb_switches(n, a.switches, i);
-      descend_switches(n, b.switches, static_cast<std::size_t>(common - b.switches.begin()));
-      path_.push_back(to.links->down);
-      return;
+  const NodeSpec& node = system_.node_spec(n);
+  for (PcieParent x = from.parent; x.kind == PcieParent::Kind::kSwitch; x = above(node, x)) {
+    for (PcieParent y = to.parent; y.kind == PcieParent::Kind::kSwitch; y = above(node, y)) {
+      if (x == y) {
+        path_.push_back(from.links->up);
+        climb_switches(n, from.parent, x);
+        descend_switches(n, to.parent, y);
+        path_.push_back(to.links->down);
+        return;
+      }
     }
   }
   up_to_bridge(n, from);
@@ -141,13 +125,11 @@ void NodePathBuilder::host_bounce(int n,
 
 void NodePathBuilder::up_to_bridge(int n, const Element& e) {
   path_.push_back(e.links->up);
-  const Climb c = climb(system_.node_spec(n), e.parent);
-  climb_switches(n, c.switches, c.switches.size());
+  climb_switches(n, e.parent, kHostBridge);
 }
 
 void NodePathBuilder::down_from_bridge(int n, const Element& e) {
-  const Climb c = climb(system_.node_spec(n), e.parent);
-  descend_switches(n, c.switches, c.switches.size());
+  descend_switches(n, e.parent, kHostBridge);
   path_.push_back(e.links->down);
 }
 
@@ -171,17 +153,21 @@ void NodePathBuilder::bounce(int n, int socket_index) {
   path_.push_back(m_.nodes[at(n)].memory[at(socket_index)]);
 }
 
-// The up links of the first `count` switches of a climb, and the down links in reverse.
-void NodePathBuilder::climb_switches(int n, const std::vector<int>& switches, std::size_t count) {
-  for (std::size_t k = 0; k < count; ++k) {
-    path_.push_back(m_.nodes[at(n)].switches[at(switches[k])].up);
+void NodePathBuilder::climb_switches(int n, PcieParent from, PcieParent until) {
+  const NodeSpec& node = system_.node_spec(n);
+  for (; from != until && from.kind == PcieParent::Kind::kSwitch; from = above(node, from)) {
+    path_.push_back(m_.nodes[at(n)].switches[at(from.index)].up);
   }
 }
 
-void NodePathBuilder::descend_switches(int n, const std::vector<int>& switches, std::size_t count) {
-  for (std::size_t k = count; k-- > 0;) {
-    path_.push_back(m_.nodes[at(n)].switches[at(switches[k])].down);
+void NodePathBuilder::descend_switches(int n, PcieParent to, PcieParent until) {
+  // Walked up from `to`, so appended in reverse.
+  const std::size_t first = path_.size();
+  const NodeSpec& node = system_.node_spec(n);
+  for (; to != until && to.kind == PcieParent::Kind::kSwitch; to = above(node, to)) {
+    path_.push_back(m_.nodes[at(n)].switches[at(to.index)].down);
   }
+  std::reverse(path_.begin() + static_cast<std::ptrdiff_t>(first), path_.end());
 }
 
 }  // namespace railsim::models

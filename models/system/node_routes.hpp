@@ -48,8 +48,15 @@ class NodePathBuilder {
   void down_from_bridge(int n, const Element& e);
   void cross_sockets(int n, int from, int to);
   void bounce(int n, int socket_index);
-  void climb_switches(int n, const std::vector<int>& switches, std::size_t count);
-  void descend_switches(int n, const std::vector<int>& switches, std::size_t count);
+  // The up links of the switches from `from` up to `until` (not its own), nearest first; or
+  // all of them, to the host bridge, for kHostBridge.
+  void climb_switches(int n, PcieParent from, PcieParent until);
+
+  // The down links of the switches from `until` (not its own) down to `to`, in that order.
+  void descend_switches(int n, PcieParent to, PcieParent until);
+
+  // `until` for a climb to the host bridge: no switch is this one.
+  static constexpr PcieParent kHostBridge{PcieParent::Kind::kHostBridge, -1};
 
   const System& system_;
   const SystemLinks& m_;
