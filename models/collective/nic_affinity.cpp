@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
 #include <limits>
 #include <optional>
 #include <utility>
@@ -122,14 +123,35 @@ GpuNicSets gpu_nics_on(const System& system, int node, int gpus) {
 
 CommNics::CommNics(const System& system, const Communicator& comm) {
   const int spanned = gpus_spanned(comm);
+  const bool port_up = comm.nodes > 1;
+
+  // The choice depends on the node's spec and which of its NICs are usable, nothing else: nodes
+  // alike in both share one (a 4,096-node AllReduce made it per node).
+  struct Choice {
+    const NodeSpec* spec = nullptr;
+    std::vector<bool> usable;
+    GpuNicSets by_system_gpu;
+  };
+
+  std::vector<Choice> made;
   sets_.reserve(at(comm.nodes));
   for (int n = 0; n < comm.nodes; ++n) {
-    GpuNicSets by_system_gpu = comm.nodes > 1 ? gpu_nics_on(system, comm.system_node(n), spanned)
-                                              : gpu_nics(system, comm.system_node(n), spanned);
+    const int node = comm.system_node(n);
+    const NodeSpec* spec = &system.node_spec(node);
+    std::vector<bool> usable = usable_nics(system, node, port_up);
+    auto choice = std::find_if(made.begin(), made.end(), [&](const Choice& c) {
+      return c.spec == spec && c.usable == usable;
+    });
+    if (choice == made.end()) {
+      made.push_back(
+          {spec, std::move(usable),
+           port_up ? gpu_nics_on(system, node, spanned) : gpu_nics(system, node, spanned)});
+      choice = std::prev(made.end());
+    }
     GpuNicSets& local = sets_.emplace_back();
     local.reserve(at(comm.gpus_per_node));
     for (int g = 0; g < comm.gpus_per_node; ++g) {
-      local.push_back(std::move(by_system_gpu[at(comm.system_gpu(g))]));
+      local.push_back(choice->by_system_gpu[at(comm.system_gpu(g))]);
     }
   }
 }
