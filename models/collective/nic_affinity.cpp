@@ -126,7 +126,7 @@ CommNics::CommNics(const System& system, const Communicator& comm) {
   const bool port_up = comm.nodes > 1;
 
   // The choice depends on the node's spec and which of its NICs are usable, nothing else: nodes
-  // alike in both share one (a 4,096-node AllReduce made it per node).
+  // alike in both share one, so a communicator of thousands of nodes makes it a few times.
   struct Choice {
     const NodeSpec* spec = nullptr;
     std::vector<bool> usable;
