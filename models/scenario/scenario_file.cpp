@@ -142,6 +142,7 @@ ScenarioFile read_scenario(const JsonValue& root) {
   if (const auto v = root.find("background")) {
     out.background = read_background(*v);
   }
+  out.has_step = root.find("step").has_value();
   return out;
 }
 

@@ -30,6 +30,7 @@ struct ScenarioFile {
   SystemFile system;
   std::optional<CollectiveWorkload> workload;
   std::vector<BackgroundFlow> background;
+  bool has_step = false;  // a "step": a training step, which `railsim step` reads (step_file.hpp)
 };
 
 ScenarioFile load_scenario_file(const std::string& path);

@@ -330,6 +330,12 @@ void print_csv(std::ostream& out, const SizeSeries& series) {
 
 models::scenario::CollectiveWorkload workload_of(const models::scenario::ScenarioFile& scenario,
                                                  const std::string& path) {
+  if (scenario.has_step && !scenario.workload) {
+    throw sim::InputError(fmt::format(
+        "{0}: no \"workload\" to run: its \"step\" is a training step, which `railsim step {0}` "
+        "runs",
+        path));
+  }
   if (!scenario.workload) {
     throw sim::InputError(path +
                           ": no \"workload\" to run (docs/scenarios.md, Workloads, shows one)");
