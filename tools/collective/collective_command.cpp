@@ -28,15 +28,16 @@ namespace {
 namespace po = boost::program_options;
 
 std::int64_t size_option(const std::string& text, const char* option) {
+  std::int64_t bytes = 0;
   try {
-    const std::int64_t bytes = models::scenario::parse_size(text).count;
-    if (bytes < 1) {
-      throw sim::InputError("expected at least 1 byte");
-    }
-    return bytes;
+    bytes = models::scenario::parse_size(text).count;
   } catch (const sim::InputError& error) {
-    throw sim::InputError(fmt::format("{}: {} (got '{}')", option, error.what(), text));
+    throw sim::InputError(fmt::format("{}: {}", option, error.what()));  // it quotes the text
   }
+  if (bytes < 1) {
+    throw sim::InputError(fmt::format("{}: expected at least 1 byte, got \"{}\"", option, text));
+  }
+  return bytes;
 }
 
 // The options as typed, before they are checked.
