@@ -13,9 +13,11 @@ namespace railsim::tools {
 void apply_nodes_option(models::SystemSpec& spec, int trays, int minimum) {
   const int per_node = spec.node.trays;
   if (trays < minimum * per_node) {
-    throw sim::InputError(
-        fmt::format("--nodes: expected at least {}{}, got {}", minimum * per_node,
-                    per_node > 1 ? fmt::format(" trays ({} NVLink domains)", minimum) : "", trays));
+    throw sim::InputError(fmt::format(
+        "--nodes: expected at least {}{}, got {}", minimum * per_node,
+        per_node > 1 ? fmt::format(" trays ({} NVLink domain{})", minimum, minimum == 1 ? "" : "s")
+                     : "",
+        trays));
   }
   int nodes = 0;
   try {
