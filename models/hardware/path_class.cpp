@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstddef>
+#include <optional>
 #include <utility>
 
 namespace railsim::models {
@@ -73,18 +74,9 @@ PathClass pcie_path_class(const NodeSpec& node, DeviceRef a, DeviceRef b) {
   }
   const PcieParent from_a = parent_of(node, a);
   const PcieParent from_b = parent_of(node, b);
-  // The lowest switch above both: PIX where it is the parent of both (one bridge crossed),
-  // otherwise PXB.
-  bool nearest_a = true;
-  for (PcieParent x = from_a; x.kind == PcieParent::Kind::kSwitch; x = above(node, x)) {
-    bool nearest_b = true;
-    for (PcieParent y = from_b; y.kind == PcieParent::Kind::kSwitch; y = above(node, y)) {
-      if (x == y) {
-        return nearest_a && nearest_b ? PathClass::kPix : PathClass::kPxb;
-      }
-      nearest_b = false;
-    }
-    nearest_a = false;
+  // A switch above both: PIX where it is the parent of both (one bridge crossed), otherwise PXB.
+  if (const std::optional<PcieParent> common = lowest_common_switch(node, from_a, from_b)) {
+    return *common == from_a && *common == from_b ? PathClass::kPix : PathClass::kPxb;
   }
   if (host_bridge_above(node, from_a) == host_bridge_above(node, from_b)) {
     return PathClass::kPhb;
@@ -98,6 +90,17 @@ int host_bridge_above(const NodeSpec& node, PcieParent parent) {
     parent = above(node, parent);
   }
   return parent.index;
+}
+
+std::optional<PcieParent> lowest_common_switch(const NodeSpec& node, PcieParent a, PcieParent b) {
+  for (PcieParent x = a; x.kind == PcieParent::Kind::kSwitch; x = above(node, x)) {
+    for (PcieParent y = b; y.kind == PcieParent::Kind::kSwitch; y = above(node, y)) {
+      if (x == y) {
+        return x;
+      }
+    }
+  }
+  return std::nullopt;
 }
 
 int numa_of(const NodeSpec& node, DeviceRef device) {

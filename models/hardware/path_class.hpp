@@ -52,6 +52,10 @@ inline PcieParent above(const NodeSpec& node, PcieParent below) {
 // The host bridge at the top of the chain from `parent` (a device's parent).
 int host_bridge_above(const NodeSpec& node, PcieParent parent);
 
+// The lowest PCIe switch in both chains, from `a` and from `b` (two devices' parents), or nothing
+// where they meet only at a host bridge or above: where a transfer between the two turns back.
+std::optional<PcieParent> lowest_common_switch(const NodeSpec& node, PcieParent a, PcieParent b);
+
 // NVLinks between two GPUs (0 if none); for an NVSwitch domain, every GPU's link count.
 int nvlinks_between(const NodeSpec& node, int gpu_a, int gpu_b);
 

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 #include <string>
 
 namespace railsim::models {
@@ -88,17 +89,13 @@ int NodePathBuilder::socket(int n, const Element& e) const {
 }
 
 void NodePathBuilder::pcie(int n, const Element& from, const Element& to) {
-  const NodeSpec& node = system_.node_spec(n);
-  for (PcieParent x = from.parent; x.kind == PcieParent::Kind::kSwitch; x = above(node, x)) {
-    for (PcieParent y = to.parent; y.kind == PcieParent::Kind::kSwitch; y = above(node, y)) {
-      if (x == y) {
-        path_.push_back(from.links->up);
-        climb_switches(n, from.parent, x);
-        descend_switches(n, to.parent, y);
-        path_.push_back(to.links->down);
-        return;
-      }
-    }
+  if (const std::optional<PcieParent> common =
+          lowest_common_switch(system_.node_spec(n), from.parent, to.parent)) {
+    path_.push_back(from.links->up);
+    climb_switches(n, from.parent, *common);
+    descend_switches(n, to.parent, *common);
+    path_.push_back(to.links->down);
+    return;
   }
   up_to_bridge(n, from);
   cross_sockets(n, socket(n, from), socket(n, to));
