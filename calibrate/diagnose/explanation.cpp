@@ -204,7 +204,7 @@ FittedScale fit_scale(const ExplanationContext& c, ElementFault f, double lo, do
     Explanation e = explain(c, {f});
     ++fitted.runs;
     const double sse = e.sse;
-    if (fitted.runs == 1 || sse < fitted.explanation.sse) {
+    if (sse < fitted.explanation.sse) {
       fitted.explanation = std::move(e);
     }
     return sse;

@@ -78,7 +78,8 @@ bool is_rate(models::FaultKind kind);
 // grid scales, or to the bounds of what counts as a fault.
 std::pair<double, double> fit_bracket(const std::vector<double>& scales, double scale);
 
-// A rate fault at its fitted scale, and the model runs the fit took.
+// A rate fault at its fitted scale (SSE kImpossible where every scale tried was), and the model
+// runs the fit took.
 struct FittedScale {
   Explanation explanation;
   int runs = 0;
