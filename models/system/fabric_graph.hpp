@@ -53,6 +53,13 @@ class FabricGraph {
   // Whether switch `vertex` reaches leaf `leaf` over the cables in service.
   bool reaches(std::size_t vertex, std::size_t leaf) const;
 
+  // Whether `vertex` reaches `leaf` going down at every hop, as many hops as its tier: a leaf
+  // itself, a spine over the leaf's uplink cable, a core through a spine of the leaf's pod. A
+  // reduction tree's root must do so for every member's leaf (reduction_tree.hpp).
+  bool descends_to(std::size_t vertex, std::size_t leaf) const {
+    return hops(vertex, leaf) == switches_[vertex].tier;
+  }
+
   // The next hops out of `here` that are in service and one hop closer to `leaf`, in port
   // order, into `choices` (cleared first).
   void next_hops(std::size_t here,

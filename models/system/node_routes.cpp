@@ -73,6 +73,16 @@ void NodePathBuilder::nic_to_memory(const Endpoint& dst) {
   host_bounce(dst.node, port, gpu(dst.node, dst.gpu), false);
 }
 
+void NodePathBuilder::port(const Endpoint& end, bool up) {
+  const Attachment& ports = m_.links_of(end.node).ports[at(end.nic)];
+  const sim::LinkId link = up ? ports.up : ports.down;
+  if (system_.is_link_down(link)) {
+    throw sim::InputError(
+        fmt::format("link {} is down: no transfer can use that NIC", m_.net.link(link).name));
+  }
+  path_.push_back(link);
+}
+
 NodePathBuilder::Element NodePathBuilder::gpu(int n, int g) const {
   return {&m_.nodes[at(n)].gpus[at(g)], system_.node_spec(n).gpus[at(g)].parent};
 }

@@ -32,6 +32,9 @@ class NodePathBuilder {
   // The mirror of memory_to_nic on the receiver, a bounce on the GPU's socket.
   void nic_to_memory(const Endpoint& dst);
 
+  // The port of `end`'s NIC to its leaf (`up`) or back. Throws sim::InputError when it is down.
+  void port(const Endpoint& end, bool up);
+
  private:
   // A PCIe element of a node: its links to its parent, and the parent.
   struct Element {

@@ -23,18 +23,6 @@ namespace {
 
 using sim::at;
 
-// The NIC port `port` onto `path`, or an InputError when it is down.
-void take_port(const System& system,
-               const SystemLinks& m,
-               sim::LinkId port,
-               std::vector<sim::LinkId>& path) {
-  if (system.is_link_down(port)) {
-    throw sim::InputError(
-        fmt::format("link {} is down: no transfer can use that NIC", m.net.link(port).name));
-  }
-  path.push_back(port);
-}
-
 // From leaf `from` to leaf `to` over the cables in service: at each switch one of the next hops
 // one hop closer, as `choose(here, choices)` picks it.
 template <class Choose>
@@ -78,7 +66,7 @@ std::vector<sim::LinkId> route_between_nodes(const System& system,
   std::vector<sim::LinkId> path;
   NodePathBuilder build(system, m, path);
   build.memory_to_nic(src);
-  take_port(system, m, m.nodes[at(src.node)].ports[at(src.nic)].up, path);
+  build.port(src, true);
   const auto from = at(system.leaf_of(src.node, src.nic));
   const auto to = at(system.leaf_of(dst.node, dst.nic));
   if (lane < 0) {
@@ -98,7 +86,7 @@ std::vector<sim::LinkId> route_between_nodes(const System& system,
         },
         path);
   }
-  take_port(system, m, m.nodes[at(dst.node)].ports[at(dst.nic)].down, path);
+  build.port(dst, false);
   build.nic_to_memory(dst);
   return path;
 }

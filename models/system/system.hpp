@@ -94,7 +94,8 @@ std::pair<std::string, std::string> pcie_link_names(const NodeSpec& node,
                                                     int node_index,
                                                     std::string_view element);
 
-struct SystemLinks;  // system_links.hpp
+struct SystemLinks;    // system_links.hpp
+struct ReductionTree;  // reduction_tree.hpp
 
 // The links live in `network`, which must outlive the System. They are added in an order fixed by
 // the spec (each built node's links in node order, then the NIC ports, then the cables between
@@ -171,6 +172,11 @@ class System {
   std::vector<std::vector<sim::LinkId>> routes(Endpoint src,
                                                Endpoint dst,
                                                std::uint64_t queue_pair = 0) const;
+
+  // The SHARP aggregation tree over `members`, one NIC each on distinct built nodes, number `tree`
+  // among a collective's (reduction_tree.hpp). Throws sim::InputError when no switch lies above
+  // every member's leaf, or a link the tree needs is down.
+  ReductionTree reduction_tree(const std::vector<Endpoint>& members, int tree) const;
 
  private:
   SystemSpec spec_;
