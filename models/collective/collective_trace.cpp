@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <string>
+
 namespace railsim::models {
 
 CollectiveTrace::CollectiveTrace(sim::Trace& trace, const Communicator& comm)
@@ -34,6 +36,23 @@ void CollectiveTrace::send(int rank,
                   {{"bytes", bytes}, {"peer", std::int64_t{peer}}});
 }
 
+namespace {
+
+std::string track_name(int channel, int peer) {
+  switch (peer) {
+    case kSwitchPeer:
+      return fmt::format("channel {} > nvswitch", channel);
+    case kSharpUpPeer:
+      return fmt::format("channel {} > sharp", channel);
+    case kSharpDownPeer:
+      return fmt::format("channel {} < sharp", channel);
+    default:
+      return fmt::format("channel {} > rank {}", channel, peer);
+  }
+}
+
+}  // namespace
+
 sim::TraceTrackId CollectiveTrace::track(int rank, int channel, int peer) {
   const auto key = std::make_tuple(rank, channel, peer);
   const auto found = tracks_.find(key);
@@ -41,9 +60,7 @@ sim::TraceTrackId CollectiveTrace::track(int rank, int channel, int peer) {
     return found->second;
   }
   const sim::TraceTrackId id =
-      trace_.add_track(ranks_.at(static_cast<std::size_t>(rank)),
-                       peer == kSwitchPeer ? fmt::format("channel {} > nvswitch", channel)
-                                           : fmt::format("channel {} > rank {}", channel, peer));
+      trace_.add_track(ranks_.at(static_cast<std::size_t>(rank)), track_name(channel, peer));
   tracks_.emplace(key, id);
   return id;
 }

@@ -24,6 +24,10 @@ namespace railsim::models {
 
 // The peer of an NVSwitch operation: the switch, not a rank.
 inline constexpr int kSwitchPeer = -1;
+// The peers of CollNet's streams up into a SHARP tree and down out of it, shown on the tracks of
+// the heads that feed them.
+inline constexpr int kSharpUpPeer = -2;
+inline constexpr int kSharpDownPeer = -3;
 
 // Who a traced transfer or pipeline connection is: `rank` sending `bytes` of payload on
 // `channel` to `peer`, named by `what`, an index into its owner's list of names.

@@ -80,6 +80,16 @@ RouteSpan ConnectionRoutes::route(std::size_t connection, int channel, const Rin
   return *span;
 }
 
+RouteSpan ConnectionRoutes::fixed(std::size_t connection, std::span<const sim::LinkId> links) {
+  const std::size_t first = connection * static_cast<std::size_t>(qps_);
+  if (!spans_[first]) {
+    const RouteSpan span{static_cast<std::uint32_t>(paths_.size()), 1};
+    paths_.add(links);
+    std::fill_n(spans_.begin() + static_cast<std::ptrdiff_t>(first), qps_, span);
+  }
+  return *spans_[first];
+}
+
 std::vector<std::uint32_t> ConnectionRoutes::all_paths(std::size_t connection,
                                                        int channel,
                                                        const RingHop& hop) {

@@ -66,6 +66,10 @@ class ConnectionRoutes {
   // inside a node has one route whatever the queue pair.
   RouteSpan route(std::size_t connection, int channel, const RingHop& hop, int qp);
 
+  // Gives `connection` the one path `links`, whatever the queue pair (the first call for it
+  // keeps it): a stream of a switch's reduction tree, whose links SHARP chooses.
+  RouteSpan fixed(std::size_t connection, std::span<const sim::LinkId> links);
+
   // Every path of `connection`, queue pairs first, lanes within, as indices into paths().
   std::vector<std::uint32_t> all_paths(std::size_t connection, int channel, const RingHop& hop);
 

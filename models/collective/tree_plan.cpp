@@ -111,12 +111,13 @@ std::vector<sim::Bytes> TreePlan::loop_chunks(int channel) const {
 }
 
 std::int64_t TreePlan::transfer_count() const {
-  std::int64_t loops = 0;
+  std::int64_t transfers = 0;
   for (int c = 0; c < channels(); ++c) {
     const std::int64_t bytes = channel_bytes(c).count;
-    loops += std::max<std::int64_t>(1, sim::ceil_div(bytes, chunk.count));
+    transfers +=
+        std::max<std::int64_t>(1, sim::ceil_div(bytes, chunk.count)) * 2 * (vertices(c) - 1);
   }
-  return loops * 2 * (ranks() - 1);
+  return transfers;
 }
 
 TreePlan make_tree_plan(Protocol protocol,
@@ -150,9 +151,9 @@ TreePlan make_tree_plan(Protocol protocol,
 std::vector<TreeTransfer> tree_transfers(const TreePlan& plan) {
   std::vector<TreeTransfer> out;
   out.reserve(static_cast<std::size_t>(plan.transfer_count()));
-  const int n = plan.ranks();
   for (int c = 0; c < plan.channels(); ++c) {
     const RankTree& tree = plan.trees[at(c)];
+    const int n = plan.vertices(c);
     // This loop's transfer over each rank's edge, up and down, and the previous loop's.
     std::vector<std::optional<std::uint32_t>> up(at(n));
     std::vector<std::optional<std::uint32_t>> down(at(n));

@@ -20,10 +20,15 @@
 // root, once it holds all its children's, sends the result down, and every rank forwards what
 // it receives from its parent to its children. So every non-root rank sends each channel's
 // bytes once up and receives them once down.
+//
+// CollNet (collnet_plan.hpp) runs the same reduce and broadcast over trees whose upper vertices
+// are switches that reduce: a channel's tree then has vertices beyond its ranks, vertex
+// ranks() + k being switch k of the channel's SHARP tree.
 #pragma once
 
 #include "models/collective/collective_types.hpp"
 #include "models/collective/communicator.hpp"
+#include "models/system/reduction_tree.hpp"
 #include "sim/bytes.hpp"
 
 #include <array>
@@ -62,10 +67,25 @@ struct TreePlan {
   std::vector<int> tree_index;  // per channel: 0 (tree 1) or 1 (tree 2)
   sim::Bytes size;              // the AllReduce buffer
   sim::Bytes chunk;             // per channel per loop
+  // CollNet only, else empty: the SHARP trees, and per channel the one its switch vertices are.
+  std::vector<ReductionTree> reduction_trees;
+  std::vector<int> reduction_tree;
 
   int channels() const { return static_cast<int>(trees.size()); }
 
   int ranks() const { return comm.ranks(); }
+
+  // Channel c's tree's vertices: its ranks, then its switches.
+  int vertices(int channel) const {
+    return static_cast<int>(trees[static_cast<std::size_t>(channel)].parent.size());
+  }
+
+  // The SHARP tree of channel c, whose switch k is vertex ranks() + k; nullptr for Tree.
+  const ReductionTree* switches_of(int channel) const {
+    return reduction_tree.empty() ? nullptr
+                                  : &reduction_trees[static_cast<std::size_t>(
+                                        reduction_tree[static_cast<std::size_t>(channel)])];
+  }
 
   // The payload channel c carries (the first channels one byte more when it does not divide).
   sim::Bytes channel_bytes(int channel) const;
@@ -83,9 +103,9 @@ TreePlan make_tree_plan(Protocol protocol, sim::Bytes size, const Communicator& 
 // One chunk moving over one edge of a channel's tree, up (child to parent) or down.
 struct TreeTransfer {
   int channel = 0;
-  int rank = 0;  // the edge's lower end: every edge joins a non-root rank to its parent
+  int rank = 0;  // the edge's lower end: every edge joins a non-root vertex to its parent
   bool up = true;
-  int src = 0;  // ranks
+  int src = 0;  // vertices
   int dst = 0;
   int loop = 0;
   sim::Bytes bytes;
