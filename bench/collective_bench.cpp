@@ -73,18 +73,23 @@ void run_on(benchmark::State& state,
 
 // One call of `op` of `size` (`algorithm` and the Simple protocol, or with neither what NCCL's
 // tuner picks; NCCL's channel count; pipelined execution) over every GPU of state.range(0)
-// dgx-h100 nodes, or over one GPU of each with `one_gpu_per_node`.
+// dgx-h100 nodes, or over one GPU of each with `one_gpu_per_node`; with `sharp`, on switches that
+// reduce.
 void run_call(benchmark::State& state,
               models::CollectiveOp op,
               std::optional<models::Algorithm> algorithm,
               sim::Bytes size,
-              bool one_gpu_per_node = false) {
+              bool one_gpu_per_node = false,
+              bool sharp = false) {
   const auto nodes = static_cast<int>(state.range(0));
   models::SystemSpec spec;
   spec.node = models::node_preset("dgx-h100");
   spec.nodes = nodes;
   // The fabric a user gets from the preset: grown by the QM9700's radix, three tiers past 256.
   spec.fabric = models::fabric_preset("superpod-h100");
+  if (sharp) {
+    spec.fabric.sharp = models::SharpSpec{};
+  }
   const int gpus_per_node = one_gpu_per_node ? 1 : static_cast<int>(spec.node.gpus.size());
 
   models::CollectiveRequest request;
@@ -130,6 +135,13 @@ void BM_NvlsTreeAllReduce(benchmark::State& state) {
 // NOLINTNEXTLINE(readability-identifier-naming): Google Benchmark's BM_ naming.
 void BM_PatAllGather(benchmark::State& state) {
   run_call(state, models::CollectiveOp::kAllGather, models::Algorithm::kPat, sim::gib(1), true);
+}
+
+// CollNet Direct on SHARP: 8 heads' stars inside the nodes, a reduction tree per rail across them.
+// NOLINTNEXTLINE(readability-identifier-naming): Google Benchmark's BM_ naming.
+void BM_CollNetDirectAllReduce(benchmark::State& state) {
+  run_call(state, models::CollectiveOp::kAllReduce, models::Algorithm::kCollNetDirect, sim::gib(1),
+           false, true);
 }
 
 // 16, 128 and 1,024 nodes, one iteration each.
@@ -180,6 +192,7 @@ BENCHMARK(BM_AutoReduceScatter)->Apply(large_clusters);
 BENCHMARK(BM_TreeAllReduce)->Apply(up_to_1024_nodes);
 BENCHMARK(BM_NvlsTreeAllReduce)->Apply(up_to_1024_nodes);
 BENCHMARK(BM_PatAllGather)->Apply(up_to_1024_nodes);
+BENCHMARK(BM_CollNetDirectAllReduce)->Apply(up_to_1024_nodes);
 
 // The 8 GiB AllReduce NCCL's tuner picks on state.range(0) GB200 NVL72 racks (72 GPUs a node,
 // NCCL's MNNVL view), with the execution railsim picks: issue 22's 20 racks.

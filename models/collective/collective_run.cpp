@@ -4,6 +4,7 @@
 #include "models/collective/collective_run.hpp"
 
 #include "models/collective/collective_timing.hpp"
+#include "models/collective/collnet_plan.hpp"
 #include "models/collective/group_pipeline.hpp"
 #include "models/collective/nccl_tuner_tables.hpp"
 #include "models/collective/nvls_lowering.hpp"
@@ -104,18 +105,11 @@ TuningTopology tuning_topology(const System& system, const Communicator& comm) {
       system.compute_nics()[static_cast<std::size_t>(first_nic)])];
   topology.nic_bw_GBps =
       std::min(nic.port_rate.bytes_per_s, system.spec().fabric.port_rate.bytes_per_s) / 1e9;
+  topology.collnet = system.spec().fabric.sharp.has_value();
   return topology;
 }
 
 namespace {
-
-// Algorithms this runner can execute, in kAlgorithms order: what `auto` chooses among.
-constexpr std::array kExecutable = {Algorithm::kRing, Algorithm::kTree, Algorithm::kNvls,
-                                    Algorithm::kNvlsTree, Algorithm::kPat};
-
-bool executable(Algorithm algorithm) {
-  return std::find(kExecutable.begin(), kExecutable.end(), algorithm) != kExecutable.end();
-}
 
 // Why NCCL would not run `algorithm` (with `protocol`, if forced) for this call: the rules of
 // nccl_tuning's enablement (nccl:src/graph/tuning.cc, src/enqueue.cc), in words.
@@ -175,6 +169,27 @@ std::string why_not(const TuningTopology& topology,
           topology.gpus_per_node);
     }
   }
+  if (is_collnet(algorithm)) {
+    if (!topology.collnet) {
+      return fmt::format(
+          "{} reduces in the fabric's switches, and this fabric has no SHARP (its \"sharp\" key)",
+          algorithm_name(algorithm));
+    }
+    if (op != CollectiveOp::kAllReduce) {
+      return fmt::format("{} runs all_reduce only", algorithm_name(algorithm));
+    }
+    if (topology.nodes < 2) {
+      return fmt::format("{} reduces across nodes; NCCL enables CollNet from 2 nodes",
+                         algorithm_name(algorithm));
+    }
+    if (topology.gpus_per_node > 8) {
+      return fmt::format("NCCL runs CollNet with at most 8 GPUs per node; this call has {}",
+                         topology.gpus_per_node);
+    }
+    if (algorithm == Algorithm::kCollNetDirect && !topology.nvswitch) {
+      return "collnetdirect needs the node's GPUs on an NVSwitch; collnetchain runs without one";
+    }
+  }
   if (protocol == Protocol::kLl128 && !topology.intra_nvlink) {
     return "ll128 is off by default without NVLink";
   }
@@ -226,6 +241,18 @@ CollectiveTiming timing_for(const TuningTopology& topology,
   }
   timing.qps_per_connection = request.qps_per_connection;
   return timing;
+}
+
+// The hold of each edge of a CollNet tree at a switch. NCCL's model charges a CollNet call one
+// network latency for its whole round trip through SHARP (`round_trip`), which the up and down
+// edges of a head's path to the root share evenly; each switch on that path adds its reduction
+// latency once, half on each of its two edges.
+sim::Duration collnet_hop_latency(const TreePlan& plan,
+                                  sim::Duration round_trip,
+                                  sim::Duration switch_latency) {
+  // A head's edge to its leaf, then one per switch below the root.
+  const int edges = 1 + plan.reduction_trees.front().depth();
+  return round_trip / (2 * edges) + switch_latency / 2;
 }
 
 Execution execution_for(const CollectiveRequest& request, std::int64_t transfers) {
@@ -414,12 +441,6 @@ std::unique_ptr<CollectiveCall> start_collective(const System& system,
   if (request.size.count < 0) {
     throw sim::InputError(fmt::format("size {} B, expected >= 0", request.size.count));
   }
-  if (request.algorithm && !executable(*request.algorithm)) {
-    throw sim::InputError(
-        fmt::format("algorithm {} is not modelled yet; ring, tree, nvls, nvlstree and pat are "
-                    "(docs/validation.md)",
-                    algorithm_name(*request.algorithm)));
-  }
   if (request.qps_per_connection < 1 || request.qps_per_connection > 128) {
     throw sim::InputError(
         fmt::format("qps_per_connection {}, expected 1 to 128", request.qps_per_connection));
@@ -440,7 +461,7 @@ std::unique_ptr<CollectiveCall> start_collective(const System& system,
                        : std::vector<Protocol>(kProtocols.begin(), kProtocols.end());
   const std::vector<Algorithm> algorithms =
       request.algorithm ? std::vector<Algorithm>{*request.algorithm}
-                        : std::vector<Algorithm>(kExecutable.begin(), kExecutable.end());
+                        : std::vector<Algorithm>(kAlgorithms.begin(), kAlgorithms.end());
   const std::optional<AlgoChoice> choice =
       select_algorithm(topology, request.op, bytes, algorithms, protocols);
   if (!choice) {
@@ -454,8 +475,14 @@ std::unique_ptr<CollectiveCall> start_collective(const System& system,
   }
   const Algorithm algorithm = choice->algorithm;
   const Protocol protocol = choice->protocol;
-  const int channels = request.channels.value_or(trimmed_channels(
-      comm_channels(topology, algorithm), algorithm, protocol, comm.ranks(), bytes));
+  // NVLS Tree's and CollNet Direct's heads: one per channel of their graph, each on a NIC of its
+  // own.
+  const int heads = search_graph(topology, algorithm).channels;
+  const int channels = request.channels.value_or(
+      algorithm == Algorithm::kCollNetDirect
+          ? collnet_direct_channels(comm_channels(topology, algorithm), heads, bytes)
+          : trimmed_channels(comm_channels(topology, algorithm), algorithm, protocol, comm.ranks(),
+                             bytes));
 
   CallReport report = report_for(request, simulator, trace, std::move(done));
   CollectiveResult& chosen = report.chosen;
@@ -503,8 +530,6 @@ std::unique_ptr<CollectiveCall> start_collective(const System& system,
           [&] { return nvls_pipeline(system, comm, network, plan, timing, traced); });
     }
     case Algorithm::kNvlsTree: {
-      // One head per channel of NCCL's NVLS graph, each on a NIC of its own.
-      const int heads = search_graph(topology, algorithm).channels;
       NvlsTreePlan plan =
           make_nvls_tree_plan(request.size, comm, nvls_tree_heads(system, comm, heads), channels);
       chosen.execution = execution_for(request, plan.transfer_count());
@@ -550,8 +575,25 @@ std::unique_ptr<CollectiveCall> start_collective(const System& system,
           [&] { return pat_dag(system, plan, timing, traced); },
           [&] { return pat_pipeline(system, network, std::move(plan), timing, traced); });
     }
+    case Algorithm::kCollNetDirect:
+    case Algorithm::kCollNetChain: {
+      TreePlan plan = make_collnet_plan(system, algorithm, request.size, comm, channels, heads);
+      chosen.execution = execution_for(request, plan.transfer_count());
+      CollectiveTiming timing = timing_for(topology, algorithm, protocol, channels, request);
+      timing.inter_hop_latency =
+          collnet_hop_latency(plan, timing.inter_hop_latency, system.spec().fabric.sharp->latency);
+      if (algorithm == Algorithm::kCollNetDirect) {
+        // A head serves its peers one after another (NCCL's arity serialization): each star edge
+        // waits for the others'.
+        timing.intra_hop_latency += from_us((comm.gpus_per_node - 1) * kCollNetDirectPeerUs);
+      }
+      return execute(
+          network, simulator, timing.base_latency, trace, std::move(report),
+          [&] { return tree_dag(system, plan, timing, traced); },
+          [&] { return tree_pipeline(system, network, std::move(plan), timing, traced); });
+    }
   }
-  RAILSIM_UNREACHABLE("only executable algorithms are selected");
+  RAILSIM_UNREACHABLE("every algorithm is executed");
 }
 
 CollectiveResult run_collective(const System& system,

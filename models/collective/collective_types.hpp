@@ -26,7 +26,7 @@ enum class CollectiveOp {
   kScatter
 };
 
-enum class Algorithm { kRing, kTree, kNvls, kNvlsTree, kPat };
+enum class Algorithm { kRing, kTree, kNvls, kNvlsTree, kPat, kCollNetDirect, kCollNetChain };
 
 enum class Protocol { kLl, kLl128, kSimple };
 
@@ -34,8 +34,9 @@ inline constexpr std::array kCollectiveOps = {
     CollectiveOp::kAllReduce, CollectiveOp::kAllGather, CollectiveOp::kReduceScatter,
     CollectiveOp::kBroadcast, CollectiveOp::kReduce,    CollectiveOp::kAllToAll,
     CollectiveOp::kSendRecv,  CollectiveOp::kGather,    CollectiveOp::kScatter};
-inline constexpr std::array kAlgorithms = {Algorithm::kRing, Algorithm::kTree, Algorithm::kNvls,
-                                           Algorithm::kNvlsTree, Algorithm::kPat};
+inline constexpr std::array kAlgorithms = {
+    Algorithm::kRing, Algorithm::kTree,          Algorithm::kNvls,        Algorithm::kNvlsTree,
+    Algorithm::kPat,  Algorithm::kCollNetDirect, Algorithm::kCollNetChain};
 inline constexpr std::array kProtocols = {Protocol::kLl, Protocol::kLl128, Protocol::kSimple};
 
 constexpr bool is_point_to_point(CollectiveOp op) {
@@ -53,6 +54,11 @@ constexpr bool is_ring_chain(CollectiveOp op) {
 // An all-to-all-v's bytes: what rank i of an n-rank communicator sends rank j, at [i x n + j]
 // (the diagonal is a copy in the rank's own memory).
 using PeerBytes = std::vector<sim::Bytes>;
+
+// CollNet: NCCL's reductions in the network's switches (InfiniBand SHARP), Direct or Chain.
+constexpr bool is_collnet(Algorithm algorithm) {
+  return algorithm == Algorithm::kCollNetDirect || algorithm == Algorithm::kCollNetChain;
+}
 
 constexpr bool is_gather_scatter(CollectiveOp op) {
   return op == CollectiveOp::kAllGather || op == CollectiveOp::kReduceScatter;
@@ -84,7 +90,8 @@ constexpr std::string_view op_name(CollectiveOp op) {
   return "?";
 }
 
-// "ring", "tree", "nvls", "nvlstree", "pat".
+// "ring", "tree", "nvls", "nvlstree", "pat", "collnetdirect", "collnetchain" (NCCL_ALGO's
+// CollnetDirect and CollnetChain).
 constexpr std::string_view algorithm_name(Algorithm algorithm) {
   switch (algorithm) {
     case Algorithm::kRing:
@@ -97,6 +104,10 @@ constexpr std::string_view algorithm_name(Algorithm algorithm) {
       return "nvlstree";
     case Algorithm::kPat:
       return "pat";
+    case Algorithm::kCollNetDirect:
+      return "collnetdirect";
+    case Algorithm::kCollNetChain:
+      return "collnetchain";
   }
   return "?";
 }

@@ -172,6 +172,19 @@ SearchGraph nvls_graph(const TuningTopology& topology) {
   return graph;
 }
 
+// CollNet Direct's graph: a channel per head, each head a GPU with a NIC of its own that carries
+// the channel, at most NCCL_MAX_DIRECT_ARITY + 1 (nccl:src/graph/search.cc,
+// NCCL_TOPO_PATTERN_COLLNET_DIRECT). Its calls run on the communicator's channels, each moving a
+// piece per head.
+SearchGraph collnet_direct_graph(const TuningTopology& topology) {
+  if (!topology.nvswitch) {
+    return {0, 0.0, 0.0};
+  }
+  return best_graph(topology, [&](double speed) {
+    return std::min({topology.gpus_per_node, kMaxCollNetGpus, nic_channels(topology, speed)});
+  });
+}
+
 }  // namespace
 
 SearchGraph search_graph(const TuningTopology& topology, Algorithm algorithm) {
@@ -180,10 +193,13 @@ SearchGraph search_graph(const TuningTopology& topology, Algorithm algorithm) {
       return ring_graph(topology);
     case Algorithm::kTree:
     case Algorithm::kPat:
+    case Algorithm::kCollNetChain:
       return tree_graph(topology);
     case Algorithm::kNvls:
     case Algorithm::kNvlsTree:
       return nvls_graph(topology);
+    case Algorithm::kCollNetDirect:
+      return collnet_direct_graph(topology);
   }
   RAILSIM_UNREACHABLE("every Algorithm has a graph");
 }
@@ -212,7 +228,8 @@ int comm_channels(const TuningTopology& topology, Algorithm algorithm) {
 int trimmed_channels(
     int channels, Algorithm algorithm, Protocol protocol, int ranks, double bytes) {
   RAILSIM_ASSERT(channels >= 1, "trimming needs at least one channel");
-  if (algorithm != Algorithm::kRing && algorithm != Algorithm::kTree) {
+  if (algorithm != Algorithm::kRing && algorithm != Algorithm::kTree &&
+      algorithm != Algorithm::kCollNetChain) {
     return channels;
   }
   double per_thread = kThreadThresholdBytes[index(protocol)];
@@ -223,6 +240,27 @@ int trimmed_channels(
   int kept = channels;
   while (kept >= 2 && bytes < kept * per_channel) {
     --kept;
+  }
+  return kept;
+}
+
+int collnet_direct_channels(int channels, int heads, double bytes) {
+  RAILSIM_ASSERT(channels >= 1 && heads >= 1, "trimming needs a channel and a head");
+  // Below 1.5 x each switch point (16, 8, 4, 2, 1 channels) the per-thread threshold halves.
+  double threshold = kCollNetThreadThresholdBytes;
+  int kept = channels;
+  for (int switch_point = 16; switch_point >= 1; switch_point /= 2) {
+    bool short_of_work = true;
+    while ((short_of_work = bytes < kept * kMaxThreads * heads * threshold) &&
+           kept > switch_point) {
+      if (2 * kept == 3 * switch_point) {
+        threshold /= 2.0;
+      }
+      --kept;
+    }
+    if (!short_of_work) {
+      break;
+    }
   }
   return kept;
 }

@@ -35,11 +35,13 @@ inline constexpr AlgorithmTable kBaseLatencyUs = {{
     {0.0, 0.0, 0.0},   // NVLS
     {0.0, 0.0, 0.0},   // NVLS Tree
     {8.0, 8.0, 8.0},   // PAT
+    {0.0, 0.0, 0.0},   // CollNet Direct
+    {0.0, 0.0, 0.0},   // CollNet Chain
 }};
 
 // Per-hop latency (us) [NVLINK, PCI, NET] (nccl:src/graph/tuning.cc, ncclTunerConstantsDefaults).
-// The pairs NCCL never enables hold 0, as its table does (NVLS, NVLS Tree and PAT run Simple
-// only; NVLS needs NVLink).
+// The pairs NCCL never enables hold 0, as its table does (NVLS, NVLS Tree, PAT and CollNet run
+// Simple only; NVLS needs NVLink).
 inline constexpr std::array<AlgorithmTable, 3> kHopLatencyUs = {{
     {{
         // NVLINK
@@ -48,6 +50,8 @@ inline constexpr std::array<AlgorithmTable, 3> kHopLatencyUs = {{
         {0.0, 0.0, 25.0},  // NVLS
         {0.0, 0.0, 25.0},  // NVLS Tree
         {0.0, 0.0, 4.0},   // PAT
+        {0.0, 0.0, 3.7},   // CollNet Direct
+        {0.0, 0.0, 2.8},   // CollNet Chain
     }},
     {{
         // PCI
@@ -56,6 +60,8 @@ inline constexpr std::array<AlgorithmTable, 3> kHopLatencyUs = {{
         {0.0, 0.0, 0.0},  // NVLS
         {0.0, 0.0, 0.0},  // NVLS Tree
         {0.0, 0.0, 4.0},  // PAT
+        {0.0, 0.0, 3.7},  // CollNet Direct
+        {0.0, 0.0, 2.8},  // CollNet Chain
     }},
     {{
         // NET
@@ -64,6 +70,8 @@ inline constexpr std::array<AlgorithmTable, 3> kHopLatencyUs = {{
         {0.0, 0.0, 18.0},  // NVLS
         {0.0, 0.0, 20.9},  // NVLS Tree
         {0.0, 0.0, 14.0},  // PAT
+        {0.0, 0.0, 31.0},  // CollNet Direct
+        {0.0, 0.0, 30.0},  // CollNet Chain
     }},
 }};
 
@@ -150,6 +158,7 @@ inline constexpr int kWarpSize = 32;
 inline constexpr int kMaxThreads = 640;  // NCCL_MAX_NTHREADS: Tree, PAT, NVLS, NVLS Tree
 inline constexpr std::array kProtocolMaxThreads = {512, 640, 512};     // LL, LL128, Simple
 inline constexpr std::array kThreadThresholdBytes = {8.0, 8.0, 64.0};  // LL, LL128, Simple
+inline constexpr double kCollNetThreadThresholdBytes = 512.0;          // CollNet, Simple
 inline constexpr std::array kWireBytesPerPayloadByte = {16.0 / 8.0, 128.0 / 120.0, 1.0};
 
 // NCCL's model rate of one NVLink per direction, GB/s, by GPU generation (nccl:src/graph/topo.h):
@@ -186,6 +195,17 @@ inline bool is_nvls(Algorithm algorithm) {
 // NVLS needs NVSwitch multicast, reached over NVLink, on SM90+ (nccl:src/graph/tuning.cc).
 inline bool nvls_possible(const TuningTopology& topology) {
   return topology.nvswitch && topology.intra_nvlink && sm90_or_later(topology.arch);
+}
+
+// NCCL_MAX_DIRECT_ARITY + 1: CollNet's most GPUs per node, and CollNet Direct's most heads
+// (nccl:src/include/device.h, src/enqueue.cc).
+inline constexpr int kMaxCollNetGpus = 8;
+
+// CollNet runs AllReduce with Simple on at least NCCL_COLLNET_NODE_THRESHOLD = 2 nodes whose
+// switches reduce, with at most 8 GPUs per node (nccl:src/init.cc, src/enqueue.cc).
+inline bool collnet_possible(const TuningTopology& topology, CollectiveOp op, Protocol protocol) {
+  return topology.collnet && topology.nodes > 1 && topology.gpus_per_node <= kMaxCollNetGpus &&
+         op == CollectiveOp::kAllReduce && protocol == Protocol::kSimple;
 }
 
 // llMaxBw: by GPU arch on one node, by CPU vendor on several.

@@ -55,8 +55,8 @@ int model_steps(CollectiveOp op, int ranks) {
 }
 
 // Which (operation, algorithm, protocol) NCCL computes and enables by default
-// (nccl:src/graph/tuning.cc, src/enqueue.cc). CollNet is not modelled, so NVLS on several nodes,
-// which needs it, is off.
+// (nccl:src/graph/tuning.cc, src/enqueue.cc). NVLS on several nodes runs together with CollNet,
+// which is not modelled, so it is off.
 bool enabled(const TuningTopology& topology,
              CollectiveOp op,
              Algorithm algorithm,
@@ -87,6 +87,10 @@ bool enabled(const TuningTopology& topology,
     case Algorithm::kPat:
       // Default only with one GPU per node; the network is taken as host-driven.
       return gather_scatter && protocol == Protocol::kSimple && topology.gpus_per_node == 1;
+    case Algorithm::kCollNetDirect:
+      return collnet_possible(topology, op, protocol) && topology.nvswitch;
+    case Algorithm::kCollNetChain:
+      return collnet_possible(topology, op, protocol);
   }
   RAILSIM_UNREACHABLE("every Algorithm has enablement rules");
 }
@@ -139,6 +143,10 @@ double model_latency_us(const TuningTopology& topology,
       return base + intra + 2.0 * levels * inter;
     case Algorithm::kPat:
       return base + levels * inter / kPatHopDivisor + kPatRankUs * ranks_of(topology);
+    case Algorithm::kCollNetDirect:
+      return base + 2.0 * (std::min(1, ppn - 1) * intra + (ppn - 1) * kCollNetDirectPeerUs) + inter;
+    case Algorithm::kCollNetChain:
+      return base + 2.0 * (ppn - 1) * intra + inter;
   }
   RAILSIM_UNREACHABLE("every Algorithm has a latency formula");
 }
@@ -172,7 +180,8 @@ double model_bandwidth(const TuningTopology& topology,
   if (is_nvls(algorithm)) {
     bus_bw = channels * nvls_channel_bw(topology, op, algorithm, graph);
   } else {
-    bus_bw = channels * (topology.nodes <= 2 ? graph.bw_intra_GBps : graph.bw_inter_GBps);
+    bus_bw = channels * (topology.nodes <= 2 || is_collnet(algorithm) ? graph.bw_intra_GBps
+                                                                      : graph.bw_inter_GBps);
   }
   if (algorithm == Algorithm::kRing && protocol == Protocol::kLl) {
     bus_bw = std::min(ll_max_bw(topology), bus_bw * 0.5);
@@ -197,6 +206,15 @@ double model_bandwidth(const TuningTopology& topology,
   }
   if (algorithm == Algorithm::kPat) {
     bus_bw *= 0.75;
+  }
+  if (algorithm == Algorithm::kCollNetDirect) {
+    // "Collnet+Direct requires all GPUs to have a local NIC to work at full speed": GPUs per
+    // head f derate it by f - (f - 1) / 2, and SM90+ by a further 0.85.
+    const double f = static_cast<double>(topology.gpus_per_node) / channels;
+    bus_bw /= f - (f - 1.0) / 2.0;
+    if (sm90_or_later(topology.arch)) {
+      bus_bw *= 0.85;
+    }
   }
   if (algorithm != Algorithm::kRing && is_gather_scatter(op)) {
     return bus_bw;
@@ -389,6 +407,8 @@ std::optional<double> per_channel_cap_GBps(const TuningTopology& topology,
       return std::nullopt;
     case Algorithm::kNvls:
     case Algorithm::kPat:
+    case Algorithm::kCollNetDirect:
+    case Algorithm::kCollNetChain:
       return std::nullopt;
   }
   RAILSIM_UNREACHABLE("every Algorithm has caps");

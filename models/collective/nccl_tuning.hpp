@@ -47,6 +47,9 @@ struct TuningTopology {
   int nics_per_node = 8;         // compute NICs the communicator's GPUs use
   int nics_per_gpu = 1;          // NICs a GPU spreads its channels over (nic_affinity.hpp)
   double nic_bw_GBps = 50.0;     // NCCL's per-NIC model rate: port speed (Mb/s) / 8000
+  // The fabric's switches reduce (InfiniBand SHARP) and NCCL runs CollNet over them
+  // (NCCL_COLLNET_ENABLE=1 with the SHARP plugin): a fabric's `sharp` key.
+  bool collnet = false;
 };
 
 // The graph search's result for one pattern: channels and their per-channel bandwidth.
@@ -60,14 +63,16 @@ struct SearchGraph {
 // as many channels at a speed as the bottleneck (intra path, and on several nodes one NIC per
 // channel) allows, keeping the largest channels x speed; then ncclTopoDupChannels.
 // Tree (and PAT, which runs on the tree graph) keeps the ring's channel count, as NCCL pins it,
-// at the highest speed that fits. NVLS and NVLS Tree share the NVLS graph: one channel per head
-// GPU, no duplication, its inter speed raised as NCCL's second pass does; 0 channels where NVLS
-// is impossible (no NVSwitch or NVLink, before SM90).
+// at the highest speed that fits; so does CollNet Chain, whose graph is a tree's. NVLS and NVLS
+// Tree share the NVLS graph: one channel per head GPU, no duplication, its inter speed raised as
+// NCCL's second pass does; 0 channels where NVLS is impossible (no NVSwitch or NVLink, before
+// SM90).
 SearchGraph search_graph(const TuningTopology& topology, Algorithm algorithm);
 
 // Channels the communicator runs for an algorithm: the graph's, duplicated as NCCL does when it
 // connects rings and trees (and again on Hopper+ multi-node rings), at most 64; NVLS: 16 on
-// SM90, 24/32 on SM100, 0 where NVLS is impossible. Ring, Tree and PAT share the ring's count.
+// SM90, 24/32 on SM100, 0 where NVLS is impossible. Ring, Tree, PAT and CollNet share the
+// ring's count.
 int comm_channels(const TuningTopology& topology, Algorithm algorithm);
 
 // Which link class an algorithm's per-hop latency comes from.
@@ -80,6 +85,10 @@ double hop_latency_us(HopKind hop, Algorithm algorithm, Protocol protocol);
 // latency divided by kPatHopDivisor, and each rank kPatRankUs (the handling of its portion).
 inline constexpr double kPatHopDivisor = 3.5;
 inline constexpr double kPatRankUs = 2.8;
+
+// NCCL's CollNet Direct latency model (nccl:src/graph/tuning.cc): a head serves its node's other
+// GPUs one after another, kCollNetDirectPeerUs each way per peer ("arity serialization").
+inline constexpr double kCollNetDirectPeerUs = 0.4;
 
 // NCCL_NET_OVERHEAD: 1 us Intel and other, 2 us AMD, x3 for Simple.
 double net_overhead_us(CpuVendor cpu, Protocol protocol);
@@ -130,8 +139,14 @@ std::optional<AlgoChoice> select_algorithm(const TuningTopology& topology,
 // Per-call trimming (enqueue.cc): channels dropped while bytes < channels x threads x the
 // protocol's per-thread threshold (Simple 64 B, LL 8 B x ranks for rings, LL128 8 B), never
 // below 1. `threads` is the protocol's maximum (Simple 512, LL 512, LL128 640), before the sync
-// warps thread_count adds. Only Ring and Tree are trimmed; NVLS, NVLS Tree and PAT keep theirs.
+// warps thread_count adds. Only Ring, Tree and CollNet Chain are trimmed so; NVLS, NVLS Tree and
+// PAT keep theirs, CollNet Direct has its own (collnet_direct_channels).
 int trimmed_channels(int channels, Algorithm algorithm, Protocol protocol, int ranks, double bytes);
+
+// CollNet Direct's per-call trimming (enqueue.cc): channels dropped while bytes < channels x 640
+// threads x heads x 512 B, down to 16, then 8, 4, 2, 1, the per-thread threshold halved at 1.5
+// times each of those.
+int collnet_direct_channels(int channels, int heads, double bytes);
 
 // Threads per channel NCCL launches for an algorithm x protocol (nccl:src/include/device.h,
 // src/graph/tuning.cc, src/enqueue.cc) before any per-call halving: Ring Simple 512 + 1 sync

@@ -171,4 +171,18 @@ int CommNics::distinct_nics(int node) const {
   return static_cast<int>(std::unique(all.begin(), all.end()) - all.begin());
 }
 
+std::vector<int> CommNics::heads(int count) const {
+  std::vector<int> taken;  // the own NIC of each GPU before g
+  std::vector<int> out;
+  const auto gpus = static_cast<int>(sets_.front().size());
+  for (int g = 0; g < gpus && static_cast<int>(out.size()) < count; ++g) {
+    const int own = nic(0, g);
+    if (std::find(taken.begin(), taken.end(), own) == taken.end()) {
+      out.push_back(g);
+    }
+    taken.push_back(own);
+  }
+  return out;
+}
+
 }  // namespace railsim::models

@@ -61,6 +61,10 @@ class CommNics {
   // The distinct NICs the GPUs of local node `node` use.
   int distinct_nics(int node) const;
 
+  // Up to `count` GPUs of local node 0, in index order, each the first to use its own NIC: the
+  // heads of NCCL's NVLS and CollNet Direct graphs, every one sending through a NIC of its own.
+  std::vector<int> heads(int count) const;
+
  private:
   std::vector<GpuNicSets> sets_;  // [local node][local GPU]
 };

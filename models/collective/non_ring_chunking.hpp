@@ -110,4 +110,30 @@ constexpr sim::Bytes nvls_tree_chunk(sim::Bytes bytes, int channels, int heads, 
   return sim::bytes(chunk);
 }
 
+// CollNet's chunk (nccl:src/enqueue.cc, CollNet branches of the chunking): Direct starts from one
+// Simple step (512 KiB), Chain from 256 KiB, and each halves while the call has fewer whole
+// chunks per concurrent stream (channels x heads for Direct, channels for Chain) than
+// depth x 64 (down to 128 KiB), then depth x 8 (down to 64 KiB), then depth x 8 for Direct or
+// depth for Chain (down to 32 KiB). Depth: Direct 2 when a head has peers in its node, else 1;
+// Chain the GPUs per node, its chain's length.
+constexpr sim::Bytes collnet_chunk(
+    bool direct, sim::Bytes bytes, int channels, int heads, int gpus_per_node) {
+  const std::int64_t streams = std::int64_t{channels} * (direct ? heads : 1);
+  const std::int64_t depth = direct ? (gpus_per_node > 1 ? 2 : 1) : gpus_per_node;
+  std::int64_t chunk = direct ? one_step_chunk(Protocol::kSimple).count : 262'144;
+  const auto fewer_than = [&](std::int64_t target) {
+    return bytes.count / (streams * chunk) < target;
+  };
+  while (fewer_than(depth * 64) && chunk > 131'072) {
+    chunk /= 2;
+  }
+  while (fewer_than(depth * 8) && chunk > 65'536) {
+    chunk /= 2;
+  }
+  while (fewer_than(direct ? depth * 8 : depth) && chunk > 32'768) {
+    chunk /= 2;
+  }
+  return sim::bytes(chunk);
+}
+
 }  // namespace railsim::models

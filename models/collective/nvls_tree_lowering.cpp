@@ -234,16 +234,7 @@ struct NvlsTreeChannels final : ChannelModel {
 }  // namespace
 
 std::vector<int> nvls_tree_heads(const System& system, const Communicator& comm, int count) {
-  const CommNics nic_of(system, comm);
-  std::vector<int> nics;  // the own NIC of each GPU before g
-  std::vector<int> heads;
-  for (int g = 0; g < comm.gpus_per_node && static_cast<int>(heads.size()) < count; ++g) {
-    const int nic = nic_of.nic(0, g);
-    if (std::find(nics.begin(), nics.end(), nic) == nics.end()) {
-      heads.push_back(g);
-    }
-    nics.push_back(nic);
-  }
+  std::vector<int> heads = CommNics(system, comm).heads(count);
   if (heads.size() < 2) {
     throw sim::InputError(
         fmt::format("nvlstree needs at least 2 NVLS heads, each with a NIC of its own; {} has {}",

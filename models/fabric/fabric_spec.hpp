@@ -16,6 +16,7 @@
 // and a plane of fewer rails reaches more nodes with the same switches.
 #pragma once
 
+#include "models/fabric/sharp.hpp"
 #include "models/fabric/switch_model.hpp"
 #include "models/hardware/node_spec.hpp"
 #include "sim/bandwidth.hpp"
@@ -76,7 +77,8 @@ struct FabricSpec {
   std::uint64_t rail_seed = 1;
   std::vector<std::vector<int>> cabling;  // kExplicit only: cabling[node][compute nic] = rail
   Routing routing = Routing::kEcmp;
-  std::uint64_t ecmp_seed = 0;  // ECMP: one path per flow, by a hash of its identity and this
+  std::uint64_t ecmp_seed = 0;     // ECMP: one path per flow, by a hash of its identity and this
+  std::optional<SharpSpec> sharp;  // unset: no switch reduces
 };
 
 // The scalable units `nodes` fill, the last perhaps in part: a rail's leaves.

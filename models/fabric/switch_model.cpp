@@ -19,12 +19,16 @@ struct Preset {
   std::string_view name;
   int ports;
   double gbps;
+  bool reduces;
 };
 
+// Quantum-2 runs SHARPv3 and Quantum-X800 SHARPv4 (NVIDIA SHARP release notes list the Quantum
+// families only); Spectrum Ethernet switches have no SHARP for NCCL's CollNet.
 constexpr std::array<Preset, 3> kPresets = {{
-    {"qm9700", "QM9700", 64, 400.0},  // QM97X0 user manual: 32 OSFP cages, 2 x NDR each
-    {"q3400", "Q3400", 144, 800.0},   // Quantum-X800: 144 x XDR 800G (fabric-facts: unverified)
-    {"sn5600", "SN5600", 64, 800.0},  // Spectrum-4 SN5600: 64 x 800GbE
+    {"qm9700", "QM9700", 64, 400.0, true},  // QM97X0 user manual: 32 OSFP cages, 2 x NDR each
+    {"q3400", "Q3400", 144, 800.0,
+     true},  // Quantum-X800: 144 x XDR 800G (fabric-facts: unverified)
+    {"sn5600", "SN5600", 64, 800.0, false},  // Spectrum-4 SN5600: 64 x 800GbE
 }};
 
 }  // namespace
@@ -41,7 +45,7 @@ std::vector<std::string> switch_model_names() {
 SwitchModel switch_model_named(std::string_view name) {
   for (const Preset& p : kPresets) {
     if (p.key == name) {
-      return {std::string(p.name), p.ports, sim::gbps(p.gbps)};
+      return {std::string(p.name), p.ports, sim::gbps(p.gbps), p.reduces};
     }
   }
   const std::vector<std::string> names = switch_model_names();

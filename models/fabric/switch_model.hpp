@@ -19,6 +19,7 @@ struct SwitchModel {
   std::string name;          // "QM9700"
   int ports = 0;             // at port_rate
   sim::Bandwidth port_rate;  // line rate per port and direction
+  bool reduces = false;      // runs InfiniBand SHARP's in-network reductions
 };
 
 std::vector<std::string> switch_model_names();

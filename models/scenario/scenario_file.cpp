@@ -64,7 +64,9 @@ void read_nccl(const JsonValue& nccl, CollectiveRequest& request) {
                                                {"tree", Algorithm::kTree},
                                                {"nvls", Algorithm::kNvls},
                                                {"nvlstree", Algorithm::kNvlsTree},
-                                               {"pat", Algorithm::kPat}});
+                                               {"pat", Algorithm::kPat},
+                                               {"collnetdirect", Algorithm::kCollNetDirect},
+                                               {"collnetchain", Algorithm::kCollNetChain}});
   }
   if (const auto v = nccl.find("proto")) {
     request.protocol = v->as_enum<Protocol>(

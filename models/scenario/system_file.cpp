@@ -82,6 +82,19 @@ void read_fabric_tiers(const JsonValue& fabric, FabricSpec& f) {
   }
 }
 
+// {"latency": "200ns"}: the switches reduce (SharpSpec). Only InfiniBand's Quantum switches do.
+SharpSpec read_sharp(const JsonValue& sharp, const FabricSpec& f) {
+  sharp.expect_keys({"latency"});
+  if (const std::optional<std::string> problem = sharp_problem(f.transport, f.switch_model)) {
+    throw sharp.error(*problem);
+  }
+  SharpSpec spec;
+  if (const auto v = sharp.find("latency")) {
+    spec.latency = v->as_duration();
+  }
+  return spec;
+}
+
 void read_fabric(const JsonValue& fabric, SystemSpec& system) {
   fabric.expect_keys({"preset",
                       "tiers",
@@ -102,7 +115,8 @@ void read_fabric(const JsonValue& fabric, SystemSpec& system) {
                       "rail_seed",
                       "cabling",
                       "routing",
-                      "ecmp_seed"});
+                      "ecmp_seed",
+                      "sharp"});
   read_fabric_preset(fabric, system);
   FabricSpec& f = system.fabric;
   read_fabric_tiers(fabric, f);
@@ -160,6 +174,9 @@ void read_fabric(const JsonValue& fabric, SystemSpec& system) {
   }
   if (const auto v = fabric.find("ecmp_seed")) {
     f.ecmp_seed = static_cast<std::uint64_t>(v->as_integer(0));
+  }
+  if (const auto v = fabric.find("sharp")) {
+    f.sharp = read_sharp(*v, f);
   }
   const auto rails = static_cast<int>(compute_nic_indices(system.node).size());
   if (f.rails == RailMapping::kTopOfRack) {

@@ -22,12 +22,14 @@ inline constexpr auto kOpChoices = [] {
   return out;
 }();
 
-inline constexpr std::array<Choice<models::Algorithm>, 5> kAlgorithmChoices = {
-    {{"ring", models::Algorithm::kRing},
-     {"tree", models::Algorithm::kTree},
-     {"nvls", models::Algorithm::kNvls},
-     {"nvlstree", models::Algorithm::kNvlsTree},
-     {"pat", models::Algorithm::kPat}}};
+// Every algorithm under its NCCL_ALGO name (algorithm_name).
+inline constexpr auto kAlgorithmChoices = [] {
+  std::array<Choice<models::Algorithm>, models::kAlgorithms.size()> out{};
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    out[i] = {models::algorithm_name(models::kAlgorithms[i]), models::kAlgorithms[i]};
+  }
+  return out;
+}();
 
 inline constexpr std::array<Choice<models::Protocol>, 3> kProtocolChoices = {
     {{"simple", models::Protocol::kSimple},

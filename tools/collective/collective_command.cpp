@@ -2,6 +2,7 @@
 // `railsim collective`: a size series of one collective over the model, printed in the columns
 // and header lines of nccl-tests' *_perf programs (design.md §5), or as JSON or CSV, so a real
 // log and the prediction can be laid side by side.
+#include "models/fabric/sharp.hpp"
 #include "models/scenario/quantity.hpp"
 #include "sim/input_error.hpp"
 #include "tools/cli_support/command_line.hpp"
@@ -64,6 +65,7 @@ struct CollectiveOptions {
   std::string rail;
   std::string oversub;
   std::string routing;
+  bool sharp = false;                          // --sharp
   std::optional<models::PathClass> gdr_level;  // --gdr-level
   std::optional<models::IbHcaFilter> ib_hca;   // --ib-hca
   OutputFormat format = OutputFormat::kText;
@@ -146,8 +148,11 @@ std::optional<CollectiveOptions> parse_options(const std::vector<std::string>& a
       "rail", po::value(&o.rail), "override the rail mapping: aligned, misaligned or top-of-rack")(
       "oversub", po::value(&o.oversub), "override the leaf uplink oversubscription, e.g. 2:1")(
       "routing", po::value(&o.routing), "override the routing: ecmp or adaptive")(
+      "sharp", po::bool_switch(&o.sharp),
+      "the switches reduce (InfiniBand SHARP) and NCCL runs CollNet over them "
+      "(NCCL_COLLNET_ENABLE=1)")(
       "algo", po::value(&a.algo)->default_value("auto"),
-      "ring, tree, nvls, nvlstree, pat or auto (NCCL_ALGO)")(
+      "ring, tree, nvls, nvlstree, pat, collnetdirect, collnetchain or auto (NCCL_ALGO)")(
       "proto", po::value(&a.proto)->default_value("auto"),
       "simple, ll128, ll or auto (NCCL_PROTO)")(
       "nchannels", po::value(&channels), "channels, as NCCL_MIN_NCHANNELS=NCCL_MAX_NCHANNELS")(
@@ -191,7 +196,7 @@ std::optional<CollectiveOptions> parse_options(const std::vector<std::string>& a
   return o;
 }
 
-// --nodes, --rail, --oversub, --routing, --gdr-level and --ib-hca on the system.
+// --nodes, --rail, --oversub, --routing, --sharp, --gdr-level and --ib-hca on the system.
 void apply_overrides(const CollectiveOptions& o, models::SystemSpec& spec) {
   apply_gdr_level_option(o.gdr_level, spec);
   apply_ib_hca_option(o.ib_hca, spec);
@@ -210,6 +215,13 @@ void apply_overrides(const CollectiveOptions& o, models::SystemSpec& spec) {
   }
   if (!o.routing.empty()) {
     spec.fabric.routing = parse_named("--routing", o.routing, kRoutingChoices);
+  }
+  if (o.sharp && !spec.fabric.sharp) {
+    if (const auto problem =
+            models::sharp_problem(spec.fabric.transport, spec.fabric.switch_model)) {
+      throw sim::InputError("--sharp: " + *problem);
+    }
+    spec.fabric.sharp = models::SharpSpec{};
   }
   if (o.nodes) {  // last: the fabric grows for the nodes with the oversubscription given
     apply_nodes_option(spec, *o.nodes, 1);

@@ -197,6 +197,13 @@ void print_fabric_text(const models::SystemSpec& spec,
     return fmt::format("{} ({})", s.uplinks_per_spine, uplink_spread(s.uplinks_to_core, "core"));
   });
   row("Switch ports", switch_ports_text(spec, s));
+  if (fabric.sharp) {
+    // A row of a fabric that reduces only, so others print as they always have.
+    row("In-network reduction (SHARP)",
+        fmt::format("leaves, spines{} reduce: collnetdirect and collnetchain AllReduce, {:g} ns "
+                    "added per switch",
+                    three_tiers ? " and cores" : "", in_ns(fabric.sharp->latency)));
+  }
   row("Line rate", in_gbps(s.line_rate) + " per port and direction");
   row("Wire efficiency",
       fmt::format("{:.4f} (payload share at MTU {})", s.wire_efficiency, fabric.mtu));
@@ -277,6 +284,9 @@ nlohmann::ordered_json fabric_json(const models::SystemSpec& spec, const models:
     ports["has"] = models::ports_at(*spec.fabric.switch_model, spec.fabric.port_rate);
   }
   j["switch_ports"] = std::move(ports);
+  if (spec.fabric.sharp) {
+    j["sharp"] = {{"latency_ns", in_ns(spec.fabric.sharp->latency)}};
+  }
   j["transport"] = transport_key(spec.fabric.transport);
   j["mtu_bytes"] = spec.fabric.mtu;
   j["line_rate_Gbps"] = s.line_rate.in_gbps();

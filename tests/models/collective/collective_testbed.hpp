@@ -25,19 +25,24 @@ struct CollectiveBed {
   std::unique_ptr<System> system;
   Communicator comm;
 
+  CollectiveBed(const SystemSpec& spec, int gpus_per_node)
+      : system(std::make_unique<System>(spec, network)), comm{spec.nodes, gpus_per_node} {}
+
   // `fabric`: a fabric preset grown to the nodes, or empty for the node preset's own fabric.
   CollectiveBed(int nodes,
                 int gpus_per_node,
                 const std::string& preset = "dgx-h100",
-                const std::string& fabric = "") {
+                const std::string& fabric = "")
+      : CollectiveBed(spec_of(nodes, preset, fabric), gpus_per_node) {}
+
+  static SystemSpec spec_of(int nodes, const std::string& preset, const std::string& fabric) {
     SystemSpec spec;
     spec.node = node_preset(preset);
     spec.nodes = nodes;
     if (!fabric.empty()) {
       spec.fabric = fabric_preset(fabric);
     }
-    system = std::make_unique<System>(spec, network);
-    comm = {nodes, gpus_per_node};
+    return spec;
   }
 
   CollectiveResult run(CollectiveOp op,
