@@ -171,9 +171,8 @@ std::string why_not(const TuningTopology& topology,
   }
   if (is_collnet(algorithm)) {
     if (!topology.collnet) {
-      return fmt::format(
-          "{} reduces in the fabric's switches, and this fabric has no SHARP (its \"sharp\" key)",
-          algorithm_name(algorithm));
+      return "CollNet reduces in the fabric's switches, and this fabric has no SHARP (its "
+             "\"sharp\" key, or collective --sharp)";
     }
     if (op != CollectiveOp::kAllReduce) {
       return fmt::format("{} runs all_reduce only", algorithm_name(algorithm));
@@ -379,7 +378,7 @@ std::unique_ptr<CollectiveCall> start_p2p(const System& system,
                                           std::function<void(const CollectiveResult&)> done,
                                           CollectiveTrace* trace) {
   const std::string_view op = op_name(request.op);
-  if (request.algorithm) {
+  if (!request.algorithm.empty()) {
     throw sim::InputError(fmt::format(
         "{} runs on NCCL's point-to-point channels, which no algorithm (NCCL_ALGO) chooses", op));
   }
@@ -459,16 +458,16 @@ std::unique_ptr<CollectiveCall> start_collective(const System& system,
   const std::vector<Protocol> protocols =
       request.protocol ? std::vector<Protocol>{*request.protocol}
                        : std::vector<Protocol>(kProtocols.begin(), kProtocols.end());
-  const std::vector<Algorithm> algorithms =
-      request.algorithm ? std::vector<Algorithm>{*request.algorithm}
-                        : std::vector<Algorithm>(kAlgorithms.begin(), kAlgorithms.end());
+  const std::vector<Algorithm> algorithms = request.algorithm.list();
   const std::optional<AlgoChoice> choice =
       select_algorithm(topology, request.op, bytes, algorithms, protocols);
   if (!choice) {
-    const Algorithm shown = request.algorithm.value_or(Algorithm::kRing);
+    // Why the first allowed one is off: the ring, where every one is allowed.
+    const Algorithm shown = algorithms.front();
     throw sim::InputError(fmt::format(
         "NCCL would not run {} with {}{} on {} ({} nodes): {}", op_name(request.op),
-        algorithm_name(shown),
+        request.algorithm.empty() ? std::string(algorithm_name(shown))
+                                  : algorithm_set_text(request.algorithm),
         request.protocol ? fmt::format(" and {}", protocol_name(*request.protocol)) : std::string{},
         system.spec().node.name, comm.nodes,
         why_not(topology, request.op, shown, request.protocol)));

@@ -38,7 +38,7 @@ struct CollectiveRequest {
   CollectiveOp op = CollectiveOp::kAllReduce;
   sim::Bytes size;  // nccl-tests' size (AllGather: the output, ReduceScatter: the input)
   Communicator comm;
-  std::optional<Algorithm> algorithm;  // NCCL_ALGO; unset: the tuner's choice
+  AlgorithmSet algorithm;              // NCCL_ALGO; empty: the tuner's choice among all
   std::optional<Protocol> protocol;    // NCCL_PROTO; unset: the tuner's choice
   std::optional<int> channels;         // NCCL_MIN_NCHANNELS = NCCL_MAX_NCHANNELS
   int cross_nic = 2;                   // NCCL_CROSS_NIC

@@ -9,6 +9,8 @@
 #include "sim/bytes.hpp"
 
 #include <array>
+#include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -60,6 +62,47 @@ constexpr bool is_collnet(Algorithm algorithm) {
   return algorithm == Algorithm::kCollNetDirect || algorithm == Algorithm::kCollNetChain;
 }
 
+// NCCL_ALGO: the algorithms NCCL's tuner may choose among, as NCCL_ALGO lists them; empty, every
+// one. One algorithm is the set of it, as NCCL_ALGO=Ring forces the ring.
+class AlgorithmSet {
+ public:
+  constexpr AlgorithmSet() = default;
+
+  constexpr AlgorithmSet(Algorithm algorithm) : bits_(bit(algorithm)) {}
+
+  constexpr AlgorithmSet(std::optional<Algorithm> algorithm)
+      : bits_(algorithm ? bit(*algorithm) : 0U) {}
+
+  constexpr AlgorithmSet(Algorithm first, Algorithm second) : bits_(bit(first) | bit(second)) {}
+
+  constexpr bool empty() const { return bits_ == 0U; }
+
+  // The algorithms in kAlgorithms order, every one when the set is empty.
+  std::vector<Algorithm> list() const {
+    std::vector<Algorithm> out;
+    for (const Algorithm algorithm : kAlgorithms) {
+      if (empty() || (bits_ & bit(algorithm)) != 0U) {
+        out.push_back(algorithm);
+      }
+    }
+    return out;
+  }
+
+  constexpr bool operator==(const AlgorithmSet&) const = default;
+
+ private:
+  static constexpr unsigned bit(Algorithm algorithm) {
+    return 1U << static_cast<unsigned>(algorithm);
+  }
+
+  unsigned bits_ = 0U;
+};
+
+// CollNet as NCCL_COLLNET_ENABLE=1 offers it: Direct or Chain, whichever NCCL's tuner prices lower
+// ("collnet" on the command line and in scenario files; NCCL_ALGO spells it
+// CollNetDirect,CollNetChain).
+inline constexpr AlgorithmSet kCollNet{Algorithm::kCollNetDirect, Algorithm::kCollNetChain};
+
 constexpr bool is_gather_scatter(CollectiveOp op) {
   return op == CollectiveOp::kAllGather || op == CollectiveOp::kReduceScatter;
 }
@@ -110,6 +153,21 @@ constexpr std::string_view algorithm_name(Algorithm algorithm) {
       return "collnetchain";
   }
   return "?";
+}
+
+// "auto" for every algorithm, "collnet" for both CollNets, else the names joined by commas.
+inline std::string algorithm_set_text(const AlgorithmSet& set) {
+  if (set.empty()) {
+    return "auto";
+  }
+  if (set == kCollNet) {
+    return "collnet";
+  }
+  std::string text;
+  for (const Algorithm algorithm : set.list()) {
+    text += (text.empty() ? "" : ",") + std::string(algorithm_name(algorithm));
+  }
+  return text;
 }
 
 // "ll", "ll128", "simple".

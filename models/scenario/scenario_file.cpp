@@ -60,13 +60,14 @@ void read_nccl(const JsonValue& nccl, CollectiveRequest& request) {
   nccl.expect_keys(
       {"algo", "proto", "nchannels", "cross_nic", "pxn", "qps_per_connection", "exec"});
   if (const auto v = nccl.find("algo")) {
-    request.algorithm = v->as_enum<Algorithm>({{"ring", Algorithm::kRing},
-                                               {"tree", Algorithm::kTree},
-                                               {"nvls", Algorithm::kNvls},
-                                               {"nvlstree", Algorithm::kNvlsTree},
-                                               {"pat", Algorithm::kPat},
-                                               {"collnetdirect", Algorithm::kCollNetDirect},
-                                               {"collnetchain", Algorithm::kCollNetChain}});
+    request.algorithm = v->as_enum<AlgorithmSet>({{"ring", Algorithm::kRing},
+                                                  {"tree", Algorithm::kTree},
+                                                  {"nvls", Algorithm::kNvls},
+                                                  {"nvlstree", Algorithm::kNvlsTree},
+                                                  {"pat", Algorithm::kPat},
+                                                  {"collnetdirect", Algorithm::kCollNetDirect},
+                                                  {"collnetchain", Algorithm::kCollNetChain},
+                                                  {"collnet", kCollNet}});
   }
   if (const auto v = nccl.find("proto")) {
     request.protocol = v->as_enum<Protocol>(

@@ -22,12 +22,13 @@ inline constexpr auto kOpChoices = [] {
   return out;
 }();
 
-// Every algorithm under its NCCL_ALGO name (algorithm_name).
+// Every algorithm under its NCCL_ALGO name (algorithm_name), and "collnet" for both CollNets.
 inline constexpr auto kAlgorithmChoices = [] {
-  std::array<Choice<models::Algorithm>, models::kAlgorithms.size()> out{};
-  for (std::size_t i = 0; i < out.size(); ++i) {
+  std::array<Choice<models::AlgorithmSet>, models::kAlgorithms.size() + 1> out{};
+  for (std::size_t i = 0; i < models::kAlgorithms.size(); ++i) {
     out[i] = {models::algorithm_name(models::kAlgorithms[i]), models::kAlgorithms[i]};
   }
+  out.back() = {"collnet", models::kCollNet};
   return out;
 }();
 

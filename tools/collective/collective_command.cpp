@@ -152,9 +152,9 @@ std::optional<CollectiveOptions> parse_options(const std::vector<std::string>& a
       "the switches reduce (InfiniBand SHARP) and NCCL runs CollNet over them "
       "(NCCL_COLLNET_ENABLE=1)")(
       "algo", po::value(&a.algo)->default_value("auto"),
-      "ring, tree, nvls, nvlstree, pat, collnetdirect, collnetchain or auto (NCCL_ALGO)")(
-      "proto", po::value(&a.proto)->default_value("auto"),
-      "simple, ll128, ll or auto (NCCL_PROTO)")(
+      "ring, tree, nvls, nvlstree, pat, collnetdirect, collnetchain, collnet (either CollNet) or "
+      "auto (NCCL_ALGO)")("proto", po::value(&a.proto)->default_value("auto"),
+                          "simple, ll128, ll or auto (NCCL_PROTO)")(
       "nchannels", po::value(&channels), "channels, as NCCL_MIN_NCHANNELS=NCCL_MAX_NCHANNELS")(
       "cross-nic", po::value(&a.cross_nic)->default_value(2), "NCCL_CROSS_NIC: 0, 1 or 2")(
       "pxn", po::value(&a.pxn)->default_value(1), "1: PXN on, 0: off (NCCL_PXN_DISABLE=1)")(

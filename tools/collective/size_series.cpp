@@ -49,7 +49,7 @@ std::string time_text(double us) {
 }
 
 std::string requested_algorithm(const models::CollectiveRequest& request) {
-  return request.algorithm ? std::string(models::algorithm_name(*request.algorithm)) : "auto";
+  return models::algorithm_set_text(request.algorithm);
 }
 
 std::string requested_protocol(const models::CollectiveRequest& request) {
