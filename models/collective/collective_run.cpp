@@ -579,8 +579,15 @@ std::unique_ptr<CollectiveCall> start_collective(const System& system,
       TreePlan plan = make_collnet_plan(system, algorithm, request.size, comm, channels, heads);
       chosen.execution = execution_for(request, plan.transfer_count());
       CollectiveTiming timing = timing_for(topology, algorithm, protocol, channels, request);
+      // With one GPU per node NCCL's model takes Tree's network latency for the round trip
+      // ("latencies are fully exposed", nccl:src/graph/tuning.cc).
+      const sim::Duration round_trip =
+          comm.gpus_per_node == 1
+              ? from_us(hop_latency_us(HopKind::kNet, Algorithm::kTree, protocol)) +
+                    request.calibration.step(protocol)
+              : timing.inter_hop_latency;
       timing.inter_hop_latency =
-          collnet_hop_latency(plan, timing.inter_hop_latency, system.spec().fabric.sharp->latency);
+          collnet_hop_latency(plan, round_trip, system.spec().fabric.sharp->latency);
       if (algorithm == Algorithm::kCollNetDirect) {
         // A head serves its peers one after another (NCCL's arity serialization): each star edge
         // waits for the others'.
