@@ -27,7 +27,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -244,13 +243,18 @@ CollectiveTiming timing_for(const TuningTopology& topology,
 
 // The hold of each edge of a CollNet tree at a switch. NCCL's model charges a CollNet call one
 // network latency for its whole round trip through SHARP (`round_trip`), which the up and down
-// edges of a head's path to the root share evenly; each switch on that path adds its reduction
-// latency once, half on each of its two edges.
+// edges of a head's path to the root of the deepest tree share evenly (a rail whose nodes share
+// a leaf skips the edges above it); each switch on the path adds its reduction latency once,
+// half on each of its two edges.
 sim::Duration collnet_hop_latency(const TreePlan& plan,
                                   sim::Duration round_trip,
                                   sim::Duration switch_latency) {
+  int depth = 0;
+  for (const ReductionTree& tree : plan.reduction_trees) {
+    depth = std::max(depth, tree.depth());
+  }
   // A head's edge to its leaf, then one per switch below the root.
-  const int edges = 1 + plan.reduction_trees.front().depth();
+  const int edges = 1 + depth;
   return round_trip / (2 * edges) + switch_latency / 2;
 }
 

@@ -224,6 +224,21 @@ TEST(CollNetRun, SmallAllReduceTakesNcclsCollNetLatency) {
   }
 }
 
+TEST(CollNetRun, EachReducingSwitchAddsItsLatencyOnce) {
+  // 8 B on 8 nodes, 4 to a leaf: a piece goes up through its leaf and the spine above and comes
+  // back, two switches that each add sharp.latency once: 1 us each, 2 us in all, whatever else
+  // the holds carry.
+  const auto time_with = [](sim::Duration latency) {
+    SystemSpec spec = sharp_spec(8, 4);
+    spec.fabric.sharp->latency = latency;
+    CollectiveBed bed(spec, 8);
+    return seconds(bed.run(CollectiveOp::kAllReduce, sim::bytes(8), Algorithm::kCollNetChain,
+                           std::nullopt, std::nullopt, Execution::kChunk)
+                       .time);
+  };
+  EXPECT_NEAR(time_with(sim::us(1)) - time_with(sim::Duration{}), 2e-6, 1e-9);
+}
+
 TEST(CollNetRun, ChunkAccurateAndPipelinedAgree) {
   for (const Algorithm algorithm : {Algorithm::kCollNetDirect, Algorithm::kCollNetChain}) {
     CollectiveBed chunk(sharp_spec(4), 8);
