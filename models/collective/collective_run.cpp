@@ -181,8 +181,8 @@ std::string why_not(const TuningTopology& topology,
                          algorithm_name(algorithm));
     }
     if (topology.gpus_per_node > 8) {
-      return fmt::format("NCCL runs CollNet with at most 8 GPUs per node; this call has {}",
-                         topology.gpus_per_node);
+      return fmt::format("NCCL runs CollNet with at most {} GPUs per node; this call has {}",
+                         nccl::kMaxCollNetGpus, topology.gpus_per_node);
     }
     if (algorithm == Algorithm::kCollNetDirect && !topology.nvswitch) {
       return "collnetdirect needs the node's GPUs on an NVSwitch; collnetchain runs without one";

@@ -77,6 +77,11 @@ class AlgorithmSet {
 
   constexpr bool empty() const { return bits_ == 0U; }
 
+  // Whether the set names algorithms, each of them one of `other`'s.
+  constexpr bool within(AlgorithmSet other) const {
+    return !empty() && (bits_ & ~other.bits_) == 0U;
+  }
+
   // The algorithms in kAlgorithms order, every one when the set is empty.
   std::vector<Algorithm> list() const {
     std::vector<Algorithm> out;

@@ -44,6 +44,8 @@ class SharpTrees {
     return found->second;
   }
 
+  const CommNics& nics() const { return nics_; }
+
  private:
   const System& system_;
   const Communicator& comm_;
@@ -121,8 +123,7 @@ TreePlan make_collnet_plan(const System& system,
   plan.comm = comm;
   plan.size = size;
   SharpTrees sharp(system, comm, plan.reduction_trees);
-  const std::vector<int> head_gpus =
-      direct ? CommNics(system, comm).heads(heads) : std::vector<int>{};
+  const std::vector<int> head_gpus = direct ? sharp.nics().heads(heads) : std::vector<int>{};
   const int per_channel = direct ? static_cast<int>(head_gpus.size()) : 1;
   plan.chunk = collnet_chunk(direct, size, channels, per_channel, comm.gpus_per_node);
   for (int c = 0; c < channels; ++c) {

@@ -150,7 +150,7 @@ std::optional<CollectiveOptions> parse_options(const std::vector<std::string>& a
       "routing", po::value(&o.routing), "override the routing: ecmp or adaptive")(
       "sharp", po::bool_switch(&o.sharp),
       "the switches reduce (InfiniBand SHARP) and NCCL runs CollNet over them "
-      "(NCCL_COLLNET_ENABLE=1)")(
+      "(NCCL_COLLNET_ENABLE=1); --algo collnet* implies it")(
       "algo", po::value(&a.algo)->default_value("auto"),
       "ring, tree, nvls, nvlstree, pat, collnetdirect, collnetchain, collnet (either CollNet) or "
       "auto (NCCL_ALGO)")("proto", po::value(&a.proto)->default_value("auto"),
@@ -216,10 +216,12 @@ void apply_overrides(const CollectiveOptions& o, models::SystemSpec& spec) {
   if (!o.routing.empty()) {
     spec.fabric.routing = parse_named("--routing", o.routing, kRoutingChoices);
   }
-  if (o.sharp && !spec.fabric.sharp) {
+  // Asking for CollNet asks NCCL to enable it (NCCL_COLLNET_ENABLE=1), as --sharp does.
+  const bool collnet_only = o.workload.request.algorithm.within(models::kCollNet);
+  if ((o.sharp || collnet_only) && !spec.fabric.sharp) {
     if (const auto problem =
             models::sharp_problem(spec.fabric.transport, spec.fabric.switch_model)) {
-      throw sim::InputError("--sharp: " + *problem);
+      throw sim::InputError((o.sharp ? "--sharp: " : "--algo: CollNet needs SHARP: ") + *problem);
     }
     spec.fabric.sharp = models::SharpSpec{};
   }
