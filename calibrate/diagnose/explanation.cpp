@@ -71,21 +71,18 @@ bool touched(const ExplanationContext& c, const Explanation& e, std::size_t i) {
   });
 }
 
-// Predicts the rows `which` selects that the faults touch into e.predicted; sets SSE
-// kImpossible when one cannot run with them (the fault leaves it no way).
-template <class Which>
-void predict_rows(const ExplanationContext& c, Explanation& e, const Which& which) {
-  const fit::FaultedDesign faulty = fit::with_faults(c.model, e.faults);
-  for (std::size_t i = 0; i < c.measurements.size(); ++i) {
-    if (!which(i) || !touched(c, e, i)) {
-      continue;  // the design's own prediction stands, or is left for complete()
-    }
-    try {
-      e.predicted[i] = fit::predict(faulty.model, c.measurements[i], faulty.prepare);
-    } catch (const sim::InputError&) {
-      e.sse = kImpossible;
-      return;
-    }
+// Predicts row i under the faults into e.predicted; false, with SSE kImpossible, when it cannot
+// run with them (the fault leaves it no way).
+bool predict_row(const ExplanationContext& c,
+                 const fit::FaultedDesign& faulty,
+                 Explanation& e,
+                 std::size_t i) {
+  try {
+    e.predicted[i] = fit::predict(faulty.model, c.measurements[i], faulty.prepare);
+    return true;
+  } catch (const sim::InputError&) {
+    e.sse = kImpossible;
+    return false;
   }
 }
 
@@ -128,24 +125,51 @@ Explanation screen(const ExplanationContext& c,
     return e;
   }
   const std::vector<bool> in_rows = row_mask(c, rows);
-  predict_rows(c, e, [&](std::size_t i) { return in_rows[i]; });
+  const fit::FaultedDesign faulty = fit::with_faults(c.model, e.faults);
+  for (const std::size_t i : rows) {
+    if (touched(c, e, i) && !predict_row(c, faulty, e, i)) {
+      return e;
+    }
+  }
   if (e.sse < kImpossible) {
     e.sse = sse_of(c, e, [&](std::size_t i) { return in_rows[i] || !touched(c, e, i); });
   }
   return e;
 }
 
-void complete(const ExplanationContext& c,
+bool complete(const ExplanationContext& c,
               Explanation& screened,
-              const std::vector<std::size_t>& rows) {
+              const std::vector<std::size_t>& rows,
+              double bound) {
   if (!(screened.sse < kImpossible)) {
-    return;
+    return true;
   }
   const std::vector<bool> in_rows = row_mask(c, rows);
-  predict_rows(c, screened, [&](std::size_t i) { return !in_rows[i]; });
-  if (screened.sse < kImpossible) {
-    screened.sse = sse_of(c, screened, [](std::size_t) { return true; });
+  // The screen's sum, also for an explanation stopped part-way before.
+  screened.sse =
+      sse_of(c, screened, [&](std::size_t i) { return in_rows[i] || !touched(c, screened, i); });
+  std::vector<std::size_t> left;
+  for (std::size_t i = 0; i < c.measurements.size(); ++i) {
+    if (!in_rows[i] && touched(c, screened, i)) {
+      left.push_back(i);
+    }
   }
+  std::stable_sort(left.begin(), left.end(), [&](std::size_t a, std::size_t b) {
+    return c.measurements[a].size_bytes > c.measurements[b].size_bytes;
+  });
+  const fit::FaultedDesign faulty = fit::with_faults(c.model, screened.faults);
+  for (std::size_t k = 0; k < left.size(); ++k) {
+    if (!predict_row(c, faulty, screened, left[k])) {
+      return true;
+    }
+    screened.sse += log_error(c.measurements[left[k]].measured, screened.predicted[left[k]]);
+    if (screened.sse > bound && k + 1 < left.size()) {
+      return false;
+    }
+  }
+  // Summed in the rows' order, as explain() sums them, so that both give the same figure.
+  screened.sse = sse_of(c, screened, [](std::size_t) { return true; });
+  return true;
 }
 
 Explanation explain(const ExplanationContext& c, std::vector<ElementFault> faults) {

@@ -65,10 +65,15 @@ Explanation screen(const ExplanationContext& context,
                    std::vector<models::ElementFault> faults,
                    const std::vector<std::size_t>& rows);
 
-// A screened explanation made whole: every row the faults touch predicted, and its SSE.
-void complete(const ExplanationContext& context,
+// A screened explanation made whole: every row the faults touch predicted, and its SSE. The rows
+// run largest size first, where a rate fault shows most and a run costs least (bandwidth-bound
+// pipelines skip slice sharing); once the SSE of the rows known passes `bound` with rows still to
+// predict, it stops there and returns false, `sse` that partial sum: still a lower bound, and
+// above `bound`.
+bool complete(const ExplanationContext& context,
               Explanation& screened,
-              const std::vector<std::size_t>& rows);
+              const std::vector<std::size_t>& rows,
+              double bound = kImpossible);
 
 // Whether faults of the kind are a rate (a port, PCIe link or switch cable at a scale), whose
 // scale the diagnosis fits.

@@ -206,10 +206,12 @@ double leading_bound(std::vector<const Explanation*> done, std::size_t needed) {
 }
 
 // The screened single faults (explanation.hpp) completed in the order of their bounds, a batch
-// at a time, until the next bound is above leading_bound; the others, left screened.
+// at a time, until the next bound is above leading_bound; the others, and those whose rows
+// passed it part-way, left with their bounds.
 struct Completion {
   std::vector<Explanation> left;
   int completed = 0;
+  int stopped = 0;         // predicted in part: the bound passed on the way
   bool cut_short = false;  // out of time before the bound ended it
 };
 
@@ -224,6 +226,7 @@ Completion complete_in_bound_order(const ExplanationContext& c,
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return singles[a].sse < singles[b].sse; });
   std::vector<const Explanation*> done;
+  std::vector<std::size_t> stopped;  // by the bound, part-way
   std::size_t next = 0;
   Completion out;
   while (next < order.size() && singles[order[next]].sse < kImpossible &&
@@ -233,17 +236,28 @@ Completion complete_in_bound_order(const ExplanationContext& c,
       out.cut_short = true;
       break;
     }
+    // A candidate whose rows pass the bound on the way cannot beat it (the bound only falls as
+    // more are done), so it stops there. The bound is the batch's, whatever the threads.
     const std::size_t batch = std::min(kCompletedPerBatch, order.size() - next);
-    for_each_index(batch, options,
-                   [&](std::size_t k) { complete(c, singles[order[next + k]], rows); });
+    const double bound = leading_bound(done, needed);
+    std::vector<char> finished(batch, 0);
+    for_each_index(batch, options, [&](std::size_t k) {
+      finished[k] = complete(c, singles[order[next + k]], rows, bound) ? 1 : 0;
+    });
     for (std::size_t k = 0; k < batch; ++k) {
-      done.push_back(&singles[order[next + k]]);
+      if (finished[k] != 0) {
+        done.push_back(&singles[order[next + k]]);
+      } else {
+        stopped.push_back(order[next + k]);
+      }
     }
     next += batch;
   }
   out.completed = static_cast<int>(done.size());
-  for (; next < order.size(); ++next) {
-    Explanation& e = singles[order[next]];
+  out.stopped = static_cast<int>(stopped.size());
+  stopped.insert(stopped.end(), order.begin() + static_cast<std::ptrdiff_t>(next), order.end());
+  for (const std::size_t i : stopped) {
+    Explanation& e = singles[i];
     if (e.sse < kImpossible) {
       out.left.push_back(e);
       e.sse = kImpossible;
@@ -367,6 +381,7 @@ Diagnosis diagnose(const CalibratedModel& model,
   const int fit_runs = fit_best(c, fitted, options, best);
   std::vector<Explanation> paired = pairs_of_best(c, fitted, options, best);
   d.completed = completion.completed;
+  d.stopped = completion.stopped;
   if (completion.cut_short) {
     d.left_unpredicted = static_cast<int>(completion.left.size());
     for (const Explanation& e : completion.left) {

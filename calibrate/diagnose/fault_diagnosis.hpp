@@ -41,6 +41,7 @@ struct Diagnosis {
   int screened = 0;                 // single faults screened on screen_rows (explanation.hpp)
   int screen_rows = 0;              // how many rows the screen predicts
   int completed = 0;                // of those screened, how many were then predicted in full
+  int stopped = 0;                  // and how many in part, their SSE past the bound on the way
   std::vector<Explanation> ranked;  // best first, one per fault set; none the bound ruled out
   // Where options.out_of_time ended the search early: how many screened single faults it left
   // unpredicted that their bounds did not rule out, and the least of those bounds (an SSE none
@@ -63,9 +64,10 @@ struct Diagnosis {
 //
 // The single faults are screened first: each predicts only the largest size of every collective
 // run (and every RDMA row), which bounds its SSE from below, and they are predicted in full in
-// the order of their bounds until the next bound is above the SSE of the first of those done by
-// which `fitted + listed` groups and as many elements are seen (the fitted ones, and the groups
-// listed even if fitting merges some): no candidate left out can be fitted or head a listed
+// the order of their bounds (each stopping part-way, largest sizes first, once the SSE of its
+// rows known passes the bound below) until the next bound is above the SSE of the first of those
+// done by which `fitted + listed` groups and as many elements are seen (the fitted ones, and the
+// groups listed even if fitting merges some): no candidate left out can be fitted or head a listed
 // group. After the fits, the elements with a scale left out that could be equivalent to an
 // explanation kept (grid or fitted: within 1% on every screened row, its bound within what
 // equivalence allows over all rows) and better than the element's entry have every such scale

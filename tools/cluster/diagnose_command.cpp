@@ -45,8 +45,8 @@ std::string text_report(const DiagnosisView& view, int top) {
   std::string text = fmt::format("railsim diagnose: {} against {}\n", view.source, view.design);
   text += fmt::format(
       "{} measurements, {} explanations evaluated ({} single faults screened on {} rows, {} of "
-      "them in full)\n",
-      d.measurements.size(), d.candidates, d.screened, d.screen_rows, d.completed);
+      "them in full, {} stopped part-way by the bound)\n",
+      d.measurements.size(), d.candidates, d.screened, d.screen_rows, d.completed, d.stopped);
   for (const std::string& note : d.notes) {
     text += fmt::format("  {}\n", note);
   }
@@ -122,6 +122,7 @@ std::string json_report(const DiagnosisView& view, int top) {
   doc["screened"] = d.screened;
   doc["screen_rows"] = d.screen_rows;
   doc["completed"] = d.completed;
+  doc["stopped"] = d.stopped;
   doc["cut_short"] = d.cut_short;  // by --time-budget
   if (d.cut_short) {
     doc["left_unpredicted"] = d.left_unpredicted;

@@ -576,6 +576,29 @@ TEST(FaultDiagnosis, OneThreadGivesTheSameRankingAsMany) {
   }
 }
 
+// AllReduce, AllGather and ReduceScatter over every node of the cluster with `fault`, at 512 MiB
+// and 1 GiB, 1% noise: rows the screen leaves to the full prediction (it takes the largest size).
+MeasurementSet sized_collectives(const ElementFault& fault, std::uint64_t seed) {
+  const CalibratedModel truth = design();
+  std::mt19937_64 random(seed);
+  std::normal_distribution<double> draw(0.0, 1.0);
+  MeasurementSet set;
+  for (const models::CollectiveOp op :
+       {models::CollectiveOp::kAllReduce, models::CollectiveOp::kAllGather,
+        models::CollectiveOp::kReduceScatter}) {
+    for (const std::int64_t size : {std::int64_t{512} << 20, std::int64_t{1} << 30}) {
+      Measurement m;
+      m.source = fmt::format("sized{}:{}", seed, set.rows.size() + 1);
+      m.op = op;
+      m.size_bytes = size;
+      fit::place_collective(m, {0, 1, 2, 3}, {0, 1, 2, 3, 4, 5, 6, 7});
+      m.measured = fit::predict(truth, m, injected(fault)) * (1.0 + 0.01 * draw(random));
+      set.rows.push_back(std::move(m));
+    }
+  }
+  return set;
+}
+
 TEST(FaultDiagnosis, ScreeningListsWhatPredictingEveryCandidateInFullLists) {
   // With every candidate predicted in full (more groups listed than there are candidates), the
   // groups a screened diagnosis lists, and their members, are the same to the last bit: the
@@ -605,6 +628,37 @@ TEST(FaultDiagnosis, ScreeningListsWhatPredictingEveryCandidateInFullLists) {
     EXPECT_LT(screened.completed, full.completed) << groups;  // the bound left some out
     EXPECT_EQ(listed(screened, groups), listed(full, groups)) << groups;
   }
+}
+
+TEST(FaultDiagnosis, APredictionStopsOnceItsRowsPassTheBound) {
+  // complete() predicts the rows the screen left, largest size first (the three 512 MiB rows, in
+  // the set's order: AllReduce's first). Given a bound the screen's SSE already reaches, it stops
+  // after the first, its SSE the screen's plus that row's squared log error; without one, it
+  // gives explain()'s SSE to the last bit.
+  const MeasurementSet set = sized_collectives({FaultKind::kNicPort, 1, 3, 0.6}, 5);
+  const CalibratedModel model = design();
+  std::vector<double> healthy;
+  std::vector<std::vector<std::string>> crossed(set.rows.size());
+  for (std::size_t i = 0; i < set.rows.size(); ++i) {
+    healthy.push_back(fit::predict(model, set.rows[i], {}, &crossed[i]));
+  }
+  const ExplanationContext c{model, set.rows, healthy, crossed};
+  const std::vector<std::size_t> rows = screen_rows(set.rows);
+  ASSERT_EQ(rows, (std::vector<std::size_t>{1, 3, 5}));  // the 1 GiB rows
+  const ElementFault fault{FaultKind::kNicPort, 1, 3, 0.5};
+  const Explanation whole = explain(c, {fault});
+
+  Explanation stopped = screen(c, {fault}, rows);
+  const double screened_sse = stopped.sse;
+  EXPECT_FALSE(complete(c, stopped, rows, screened_sse));
+  const double first = std::log(set.rows[0].measured / whole.predicted[0]);
+  EXPECT_DOUBLE_EQ(stopped.sse, screened_sse + first * first);
+  EXPECT_EQ(stopped.predicted[2], healthy[2]);  // AllGather's 512 MiB row not predicted
+
+  Explanation finished = screen(c, {fault}, rows);
+  EXPECT_TRUE(complete(c, finished, rows));
+  EXPECT_EQ(finished.sse, whole.sse);
+  EXPECT_EQ(finished.predicted, whole.predicted);
 }
 
 // A budget spent at once (railsim diagnose --time-budget) leaves the screen's bounds: nothing but
