@@ -9,6 +9,7 @@ packages=(
   libeigen3-dev nlohmann-json3-dev libtbb-dev libfmt-dev   # fitting, scenarios, sweeps, tables
   libgtest-dev libgmock-dev librapidcheck-dev              # tests and property tests
   libbenchmark-dev                                         # bench/
+  libjemalloc-dev                                          # the programs' heap, on huge pages
   libibverbs-dev                                           # the verbs probe
   chromium                                                 # renders the sweep report in a test
   help2man                                                 # man pages from --help
