@@ -602,12 +602,11 @@ MeasurementSet sized_collectives(const ElementFault& fault, std::uint64_t seed) 
 TEST(FaultDiagnosis, ScreeningListsWhatPredictingEveryCandidateInFullLists) {
   // With every candidate predicted in full (more groups listed than there are candidates), the
   // groups a screened diagnosis lists, and their members, are the same to the last bit: the
-  // bound only leaves out what could not be listed. At five groups and at twelve.
+  // bound only leaves out what could not be listed, whether before any row past the screen's or
+  // part-way through them. At five groups and at twelve, on RDMA pairs and one AllReduce size a
+  // pair (every row screened), and with three collectives over every node at two sizes added
+  // (rows left to the full prediction, where some candidates stop part-way).
   const ElementFault injected{FaultKind::kNicPort, 1, 3, 0.6};
-  const MeasurementSet set = measure(injected, false, 5);
-  DiagnosisOptions everything;
-  everything.listed = 1'000'000;
-  const Diagnosis full = diagnose(design(), set, everything);
   const auto listed = [](const Diagnosis& d, int groups) {
     std::vector<std::pair<std::string, double>> out;
     for (const Explanation& e : d.ranked) {
@@ -621,12 +620,26 @@ TEST(FaultDiagnosis, ScreeningListsWhatPredictingEveryCandidateInFullLists) {
     }
     return out;
   };
-  for (const int groups : {5, 12}) {
-    DiagnosisOptions options;
-    options.listed = groups;
-    const Diagnosis screened = diagnose(design(), set, options);
-    EXPECT_LT(screened.completed, full.completed) << groups;  // the bound left some out
-    EXPECT_EQ(listed(screened, groups), listed(full, groups)) << groups;
+  for (const bool sized : {false, true}) {
+    MeasurementSet set = measure(injected, false, 5);
+    if (sized) {
+      const MeasurementSet more = sized_collectives(injected, 5);
+      set.rows.insert(set.rows.end(), more.rows.begin(), more.rows.end());
+    }
+    DiagnosisOptions everything;
+    everything.listed = 1'000'000;
+    const Diagnosis full = diagnose(design(), set, everything);
+    EXPECT_EQ(full.stopped, 0);
+    for (const int groups : {5, 12}) {
+      DiagnosisOptions options;
+      options.listed = groups;
+      const Diagnosis screened = diagnose(design(), set, options);
+      EXPECT_LT(screened.completed, full.completed) << sized << " " << groups;  // some left out
+      if (sized && groups == 5) {
+        EXPECT_GT(screened.stopped, 0);  // some of them part-way
+      }
+      EXPECT_EQ(listed(screened, groups), listed(full, groups)) << sized << " " << groups;
+    }
   }
 }
 
