@@ -77,6 +77,7 @@ bool predict_row(const ExplanationContext& c,
                  const fit::FaultedDesign& faulty,
                  Explanation& e,
                  std::size_t i) {
+  ++e.model_runs;
   try {
     e.predicted[i] = fit::predict(faulty.model, c.measurements[i], faulty.prepare);
     return true;
@@ -227,6 +228,7 @@ FittedScale fit_scale(const ExplanationContext& c, ElementFault f, double lo, do
     f.scale = scale;
     Explanation e = explain(c, {f});
     ++fitted.runs;
+    fitted.model_runs += e.model_runs;
     const double sse = e.sse;
     if (sse < fitted.explanation.sse) {
       fitted.explanation = std::move(e);

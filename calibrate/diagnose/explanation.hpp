@@ -38,6 +38,9 @@ struct Explanation {
   // measurements cannot tell them apart (a cable at half rate and its NIC's PCIe link trained
   // down to the same rate); groups are numbered from 0, the best.
   int group = 0;
+  // The model runs its predictions took, one per measurement predicted under its faults: what
+  // the explanation cost (diagnose's cost per explanation).
+  int model_runs = 0;
 };
 
 // What every explanation of one diagnosis is measured against.
@@ -83,11 +86,12 @@ bool is_rate(models::FaultKind kind);
 // grid scales, or to the bounds of what counts as a fault.
 std::pair<double, double> fit_bracket(const std::vector<double>& scales, double scale);
 
-// A rate fault at its fitted scale (SSE kImpossible where every scale tried was), and the model
-// runs the fit took.
+// A rate fault at its fitted scale (SSE kImpossible where every scale tried was), and what the
+// fit took.
 struct FittedScale {
   Explanation explanation;
-  int runs = 0;
+  int runs = 0;        // explanations tried
+  int model_runs = 0;  // and the model runs they took
 };
 
 // The single rate fault at the scale in [lo, hi] that minimises its SSE: Brent's method

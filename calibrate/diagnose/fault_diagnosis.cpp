@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <iterator>
 #include <numeric>
 #include <optional>
@@ -112,23 +113,27 @@ std::vector<Explanation> best_of_each_element(std::vector<Explanation> singles) 
 }
 
 // Fits the scale of each rate fault among the first `fitted` of `best`, keeping the fit where it
-// is better. Returns the model runs the fits took.
+// is better. Returns the explanations the fits tried, adding their model runs to `model_runs`.
 int fit_best(const ExplanationContext& c,
              std::size_t fitted,
              const DiagnosisOptions& options,
-             std::vector<Explanation>& best) {
+             std::vector<Explanation>& best,
+             std::int64_t& model_runs) {
   std::vector<int> runs(fitted, 0);
+  std::vector<int> model(fitted, 0);
   for_each_index(fitted, options, [&](std::size_t i) {
     if (is_rate(best[i].faults[0].kind) && best[i].sse < kImpossible) {
       const ElementFault& f = best[i].faults[0];
       const auto [lo, hi] = fit_bracket(options.scales, f.scale);
       FittedScale fit = fit_scale(c, f, lo, hi);
       runs[i] = fit.runs;
+      model[i] = fit.model_runs;
       if (fit.explanation.sse < best[i].sse) {
         best[i] = std::move(fit.explanation);
       }
     }
   });
+  model_runs += std::accumulate(model.begin(), model.end(), std::int64_t{0});
   return std::accumulate(runs.begin(), runs.end(), 0);
 }
 
@@ -149,11 +154,12 @@ bool equivalent(const Explanation& a, const Explanation& b) {
 }
 
 // Every pair of the first `fitted` of `best`, together, but those that predict as one of their
-// faults alone.
+// faults alone; the model runs of all of them added to `model_runs`.
 std::vector<Explanation> pairs_of_best(const ExplanationContext& c,
                                        std::size_t fitted,
                                        const DiagnosisOptions& options,
-                                       const std::vector<Explanation>& best) {
+                                       const std::vector<Explanation>& best,
+                                       std::int64_t& model_runs) {
   std::vector<std::pair<std::size_t, std::size_t>> pairs;
   for (std::size_t a = 0; a < fitted; ++a) {
     for (std::size_t b = a + 1; b < fitted; ++b) {
@@ -168,6 +174,7 @@ std::vector<Explanation> pairs_of_best(const ExplanationContext& c,
   // explanation (a cable at half rate and its PCIe link trained to the same rate).
   std::vector<Explanation> kept;
   for (std::size_t i = 0; i < pairs.size(); ++i) {
+    model_runs += paired[i].model_runs;
     if (!predict_alike(paired[i], best[pairs[i].first]) &&
         !predict_alike(paired[i], best[pairs[i].second])) {
       kept.push_back(std::move(paired[i]));
@@ -284,12 +291,13 @@ bool may_join(const Explanation& e,
 // fitted) and, by its bound, beat the element's entry there: every scale of theirs left out
 // completed, the best in the element's place in `best`. So every element whose best scale is
 // equivalent to an explanation of `best` has that scale there, as when every candidate is
-// completed. Returns how many it completed.
+// completed. Returns how many it completed, adding the model runs that took to `model_runs`.
 int join_left(const ExplanationContext& c,
               const std::vector<std::size_t>& rows,
               const DiagnosisOptions& options,
               std::vector<Explanation>& left,
-              std::vector<Explanation>& best) {
+              std::vector<Explanation>& best,
+              std::int64_t& model_runs) {
   const auto entry = [&](const Explanation& e) {
     return std::find_if(best.begin(), best.end(), [&](const Explanation& b) {
       return same_element(b.faults[0], e.faults[0]);
@@ -313,9 +321,14 @@ int join_left(const ExplanationContext& c,
       }
     }
   }
+  // Each was screened (and perhaps stopped part-way) before, those runs counted already.
+  for (const std::size_t k : joining) {
+    model_runs -= left[k].model_runs;
+  }
   for_each_index(joining.size(), options,
                  [&](std::size_t k) { complete(c, left[joining[k]], rows); });
   for (const std::size_t k : joining) {
+    model_runs += left[k].model_runs;
     const auto place = entry(left[k]);
     if (place == best.end()) {
       best.push_back(std::move(left[k]));
@@ -374,12 +387,16 @@ Diagnosis diagnose(const CalibratedModel& model,
   Completion completion = complete_in_bound_order(
       c, rows, static_cast<std::size_t>(std::max(0, options.fitted + options.listed)), options,
       singles);
+  d.model_runs = static_cast<std::int64_t>(set.rows.size());  // the design's, each row once
+  for (const Explanation& e : singles) {
+    d.model_runs += e.model_runs;
+  }
   std::vector<Explanation> best = best_of_each_element(std::move(singles));
   d.cut_short = completion.cut_short || out_of_time(options);
   const std::size_t fitted =
       d.cut_short ? 0 : std::min(best.size(), static_cast<std::size_t>(options.fitted));
-  const int fit_runs = fit_best(c, fitted, options, best);
-  std::vector<Explanation> paired = pairs_of_best(c, fitted, options, best);
+  const int fit_runs = fit_best(c, fitted, options, best, d.model_runs);
+  std::vector<Explanation> paired = pairs_of_best(c, fitted, options, best, d.model_runs);
   d.completed = completion.completed;
   d.stopped = completion.stopped;
   if (completion.cut_short) {
@@ -388,7 +405,7 @@ Diagnosis diagnose(const CalibratedModel& model,
       d.left_bound_sse = std::min(d.left_bound_sse, e.sse);
     }
   } else if (!d.cut_short) {
-    d.completed += join_left(c, rows, options, completion.left, best);
+    d.completed += join_left(c, rows, options, completion.left, best, d.model_runs);
   }
 
   // The criterion's price of a fault, from the number of candidate elements (header).
@@ -400,6 +417,7 @@ Diagnosis diagnose(const CalibratedModel& model,
   d.ranked.insert(d.ranked.end(), std::make_move_iterator(paired.begin()),
                   std::make_move_iterator(paired.end()));
   rank(d.ranked, static_cast<double>(d.measurements.size()), per_fault);
+  d.distinct = d.ranked.back().group + 1;  // the design is always ranked
   return d;
 }
 

@@ -11,6 +11,7 @@
 #include "calibrate/fit/model_parameters.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -38,11 +39,17 @@ struct Diagnosis {
   std::vector<std::string> notes;              // those it could not, and why
   std::vector<double> design;                  // the design's prediction of each measurement
   int candidates = 0;                          // explanations evaluated
-  int screened = 0;                 // single faults screened on screen_rows (explanation.hpp)
-  int screen_rows = 0;              // how many rows the screen predicts
-  int completed = 0;                // of those screened, how many were then predicted in full
-  int stopped = 0;                  // and how many in part, their SSE past the bound on the way
+  int screened = 0;     // single faults screened on screen_rows (explanation.hpp)
+  int screen_rows = 0;  // how many rows the screen predicts
+  int completed = 0;    // of those screened, how many were then predicted in full
+  int stopped = 0;      // and how many in part, their SSE past the bound on the way
+  // What it all cost: runs of the model, one per measurement predicted (the design's prediction
+  // of each measurement among them), whatever the threads.
+  std::int64_t model_runs = 0;
   std::vector<Explanation> ranked;  // best first, one per fault set; none the bound ruled out
+  // How many groups `ranked` falls into: the explanations predicted in full that the
+  // measurements can tell apart (Explanation::group).
+  int distinct = 0;
   // Where options.out_of_time ended the search early: how many screened single faults it left
   // unpredicted that their bounds did not rule out, and the least of those bounds (an SSE none
   // of them can beat); the scales of the best were then not fitted, nor pairs tried.

@@ -47,6 +47,7 @@ std::string text_report(const DiagnosisView& view, int top) {
       "{} measurements, {} explanations evaluated ({} single faults screened on {} rows, {} of "
       "them in full, {} stopped part-way by the bound)\n",
       d.measurements.size(), d.candidates, d.screened, d.screen_rows, d.completed, d.stopped);
+  text += view.cost_note() + "\n";
   for (const std::string& note : d.notes) {
     text += fmt::format("  {}\n", note);
   }
@@ -123,6 +124,8 @@ std::string json_report(const DiagnosisView& view, int top) {
   doc["screen_rows"] = d.screen_rows;
   doc["completed"] = d.completed;
   doc["stopped"] = d.stopped;
+  doc["model_runs"] = d.model_runs;
+  doc["distinct"] = d.distinct;    // groups among the explanations ranked
   doc["cut_short"] = d.cut_short;  // by --time-budget
   if (d.cut_short) {
     doc["left_unpredicted"] = d.left_unpredicted;

@@ -112,8 +112,9 @@ report::Table rows_table(const DiagnosisView& view) {
 report::Report diagnose_report_page(const DiagnosisView& view, int top) {
   const calibrate::diagnose::Diagnosis& d = view.diagnosis;
   report::Report page(fmt::format("railsim diagnose: {}", view.source));
-  page.add_paragraph(fmt::format("{} measurements against {}; {} explanations evaluated.",
-                                 d.measurements.size(), view.design, d.candidates));
+  page.add_paragraph(fmt::format("{} measurements against {}; {} explanations evaluated: {}.",
+                                 d.measurements.size(), view.design, d.candidates,
+                                 view.cost_note()));
   for (const std::string& note : {view.cut_short_note(), view.unexplained_note()}) {
     if (!note.empty()) {
       page.add_paragraph(note + ".");

@@ -71,6 +71,15 @@ std::string DiagnosisView::cut_short_note() const {
       left);
 }
 
+std::string DiagnosisView::cost_note() const {
+  const calibrate::diagnose::Diagnosis& d = diagnosis;
+  return fmt::format(
+      "{} model runs, {:.1f} per explanation; the {} ranked fall into {} groups the "
+      "measurements can tell apart",
+      d.model_runs, static_cast<double>(d.model_runs) / std::max(1, d.candidates), d.ranked.size(),
+      d.distinct);
+}
+
 std::vector<std::string> DiagnosisView::entries(
     const calibrate::diagnose::Explanation& explanation) const {
   std::vector<std::string> all;

@@ -650,7 +650,8 @@ TEST(FaultDiagnosis, APredictionStopsOnceItsRowsPassTheBound) {
   // complete() predicts the rows the screen left, largest size first (the three 512 MiB rows, in
   // the set's order: AllReduce's first). Given a bound the screen's SSE already reaches, it stops
   // after the first, its SSE the screen's plus that row's squared log error; without one, it
-  // gives explain()'s SSE to the last bit.
+  // gives explain()'s SSE to the last bit. A NIC of node 1 lies on every row (all run on every
+  // node): the screen runs the model on its three rows, the stop on one more, the rest on three.
   const MeasurementSet set = sized_collectives({FaultKind::kNicPort, 1, 3, 0.6}, 5);
   const CalibratedModel model = design();
   std::vector<double> healthy;
@@ -670,11 +671,42 @@ TEST(FaultDiagnosis, APredictionStopsOnceItsRowsPassTheBound) {
   const double first = std::log(set.rows[0].measured / whole.predicted[0]);
   EXPECT_DOUBLE_EQ(stopped.sse, screened_sse + first * first);
   EXPECT_EQ(stopped.predicted[2], healthy[2]);  // AllGather's 512 MiB row not predicted
+  EXPECT_EQ(stopped.model_runs, 3 + 1);
 
   Explanation finished = screen(c, {fault}, rows);
   EXPECT_TRUE(complete(c, finished, rows));
   EXPECT_EQ(finished.sse, whole.sse);
   EXPECT_EQ(finished.predicted, whole.predicted);
+  EXPECT_EQ(finished.model_runs, 6);
+  EXPECT_EQ(whole.model_runs, 6);
+}
+
+TEST(FaultDiagnosis, CountsTheModelRunsOfEveryExplanation) {
+  // One ib_write_bw row, node 0 to node 1 over mlx5_0, on two nodes of one leaf: the design runs
+  // it once; on each node the faults on its path are NIC 0's port and PCIe link at the three
+  // grid scales and its cable swapped with each of the other seven, 13 runs a node (NIC 0 down
+  // is ruled out by the row itself, unrun; perftest in host memory meets neither GPUDirect RDMA
+  // nor a slot of the other socket). No scale fitted, no pair: 1 + 2 x 13 runs.
+  CalibratedModel model = design();
+  model.system.nodes = 2;
+  Measurement bw;
+  bw.kind = MeasurementKind::kRdmaBandwidth;
+  bw.size_bytes = std::int64_t{8} << 20;
+  bw.iterations = 5000;
+  bw.node_ids = {0, 1};
+  bw.nic = 0;
+  bw.source = "bw:1";
+  bw.measured = 0.5 * fit::predict(model, bw);
+  MeasurementSet set;
+  set.rows = {bw};
+  DiagnosisOptions options;
+  options.fitted = 0;
+  const Diagnosis d = diagnose(model, set, options);
+  EXPECT_EQ(d.model_runs, 1 + 2 * 13);
+  // Four groups the row can tell apart: the design; the PCIe links at 50% (the path's 49.15 GB/s,
+  // which PCIe binds, halved); the ports at 50% (half the port's 50 GB/s, less its headers: 1%
+  // above); and, of one fault each, all that leave the row's rate (every other NIC's faults).
+  EXPECT_EQ(d.distinct, 4);
 }
 
 // A budget spent at once (railsim diagnose --time-budget) leaves the screen's bounds: nothing but
