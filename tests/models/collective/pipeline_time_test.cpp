@@ -1,10 +1,13 @@
 // File: tests/models/collective/pipeline_time_test.cpp
-// The ring pipeline's recurrence against timelines worked by hand, and its closed form against
-// the recurrence where the closed form is exact (one pace and one delay everywhere).
+// The ring pipeline's recurrence against timelines worked by hand and against the same recurrence
+// taken over the plan's transfer list (the chunk-accurate run's dependencies), and its closed
+// form against the recurrence where the closed form is exact (one pace and one delay everywhere).
 #include "models/collective/pipeline_time.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <vector>
 
 namespace railsim::models {
@@ -69,6 +72,71 @@ TEST(PipelineTime, ClosedFormIsExactWithOnePaceAndOneDelay) {
     const double recurrence = pipeline_seconds(plan, 0, pace, false);
     EXPECT_NEAR(pipeline_seconds_closed_form(plan, 0, pace, false), recurrence, 1e-9 * recurrence)
         << delay_us << " us";
+  }
+}
+
+// The header's recurrence over transfers(plan), channel 0: each transfer starts once its
+// connection's previous one has left (and posted, after a step's last slice) and once the
+// transfer that brought its data is held (streamed: opened); the last hold is the channel's end.
+double transfer_by_transfer(const RingPlan& plan,
+                            const std::vector<ConnectionPace>& pace,
+                            bool streams) {
+  const std::vector<Transfer> all = transfers(plan);
+  std::vector<double> start(all.size(), 0.0);
+  std::vector<double> free(all.size(), 0.0);  // its connection may send again
+  std::vector<double> held(all.size(), 0.0);
+  double done = 0.0;
+  for (std::size_t i = 0; i < all.size() && all[i].channel == 0; ++i) {
+    const Transfer& x = all[i];
+    const ConnectionPace& c = pace[static_cast<std::size_t>(x.connection)];
+    double begin = x.after ? free[*x.after] : 0.0;
+    double input_held = 0.0;
+    if (x.depends_on) {
+      const std::size_t d = *x.depends_on;
+      const ConnectionPace& before = pace[static_cast<std::size_t>(all[d].connection)];
+      begin = std::max(begin, streams ? start[d] + before.delay_s : held[d]);
+      input_held = held[d];
+    }
+    start[i] = begin;
+    const double end = begin + static_cast<double>(x.bytes.count) * c.seconds_per_byte;
+    free[i] = x.slice == plan.chunking.slices - 1 ? end + c.post_s : end;
+    held[i] = (streams ? std::max(end, input_held) : end) + c.delay_s;
+    done = std::max(done, held[i]);
+  }
+  return done;
+}
+
+TEST(PipelineTime, RecurrenceFollowsThePlansTransfers) {
+  // pipeline_seconds steps through for_each_slice's order with its own state; the transfer list
+  // names each transfer's input and predecessor. Both must end at the same time: many loops with
+  // a shorter last one (its pieces uneven), one slow hop with a long delay and posts,
+  // store-and-forward and streamed, rings and a chain.
+  struct Case {
+    CollectiveOp op;
+    Protocol protocol;
+    std::int64_t bytes;
+    int ranks;
+  };
+
+  for (const Case& k : {Case{CollectiveOp::kAllReduce, Protocol::kSimple, (48 << 20) + 12'345, 6},
+                        Case{CollectiveOp::kAllReduce, Protocol::kLl128, (24 << 20) + 777, 5},
+                        Case{CollectiveOp::kAllGather, Protocol::kSimple, 96 << 20, 8},
+                        Case{CollectiveOp::kReduceScatter, Protocol::kLl, 6 << 20, 4},
+                        Case{CollectiveOp::kBroadcast, Protocol::kSimple, (64 << 20) + 3, 4}}) {
+    std::vector<int> ring(static_cast<std::size_t>(k.ranks));
+    for (int r = 0; r < k.ranks; ++r) {
+      ring[static_cast<std::size_t>(r)] = r;
+    }
+    const RingPlan plan = make_ring_plan(k.op, k.protocol, sim::bytes(k.bytes), {ring});
+    std::vector<ConnectionPace> pace(static_cast<std::size_t>(plan.connections()),
+                                     {1.0 / 300e9, 1 * kUs});
+    pace[1] = {1.0 / 40e9, 12 * kUs, 3 * kUs};  // a hop between nodes: slow, far, posting
+    pace.back().delay_s = 2.5 * kUs;
+    for (const bool streams : {false, true}) {
+      const double expected = transfer_by_transfer(plan, pace, streams);
+      EXPECT_NEAR(pipeline_seconds(plan, 0, pace, streams), expected, 1e-12 * expected)
+          << op_name(k.op) << " " << k.ranks << " ranks, streams " << streams;
+    }
   }
 }
 
