@@ -12,12 +12,15 @@ const Nic& faulted_nic(const NodeSpec& node, int compute_nic) {
       compute_nic_indices(node).at(static_cast<std::size_t>(compute_nic))));
 }
 
+std::string node_name(int node, const std::vector<std::string>& hosts) {
+  return static_cast<std::size_t>(node) < hosts.size() ? hosts[static_cast<std::size_t>(node)]
+                                                       : fmt::format("n{}", node);
+}
+
 std::string fault_name(const ElementFault& f,
                        const NodeSpec& node,
                        const std::vector<std::string>& hosts) {
-  const std::string host = static_cast<std::size_t>(f.node) < hosts.size()
-                               ? hosts[static_cast<std::size_t>(f.node)]
-                               : fmt::format("n{}", f.node);
+  const std::string host = node_name(f.node, hosts);
   if (f.kind == FaultKind::kGdrOff) {
     return host + " GPUDirect RDMA off";
   }

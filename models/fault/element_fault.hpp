@@ -59,6 +59,9 @@ struct ElementFault {
 // The NIC a fault's compute-NIC index (ElementFault::nic, other_nic) stands for on `node`.
 const Nic& faulted_nic(const NodeSpec& node, int compute_nic);
 
+// What the cluster calls node i (`hosts`), or "n3" where it has no name.
+std::string node_name(int node, const std::vector<std::string>& hosts = {});
+
 // "n3.mlx5_5 port at 50%", "n3.mlx5_5 PCIe at 25%", "n3.mlx5_5 down", "n3 GPUDirect RDMA off",
 // "n3.mlx5_9 and mlx5_10 cables swapped", "n3.mlx5_5 on the other socket",
 // "cable leaf4>spine1.5 at 50%", "leaf uplinks at 50%

@@ -65,24 +65,28 @@ std::string text_report(const DiagnosisView& view, int top) {
   }
   text +=
       fmt::format("\n{:<5} {:<52} {:>9} {:>10}\n", "rank", "explanation", "rms error", "criterion");
-  for (const Explanation& e : d.ranked) {
-    if (e.group >= top) {
-      continue;
+  const std::vector<ListedGroup> groups = view.listed_groups(top);
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    for (const Explanation* e : groups[g].shown) {
+      const bool head = e == groups[g].shown.front();
+      text += fmt::format("{:<5} {:<52} {:>8.2f}% {:>10.1f}\n", head ? std::to_string(g + 1) : "",
+                          (head ? "" : "or ") + view.name(*e), 100.0 * view.rms_error(*e),
+                          e->criterion);
     }
-    const bool head = &e == &d.ranked.front() || (&e)[-1].group != e.group;
-    text +=
-        fmt::format("{:<5} {:<52} {:>8.2f}% {:>10.1f}\n", head ? std::to_string(e.group + 1) : "",
-                    (head ? "" : "or ") + view.name(e), 100.0 * view.rms_error(e), e.criterion);
+    if (!groups[g].more.empty()) {
+      text += fmt::format("{:<5} or {}\n", "", groups[g].more);
+    }
   }
   const Explanation& first = d.ranked.front();
   if (!first.faults.empty()) {
     text += "\nto confirm it:\n";
-    for (const Explanation& e : d.ranked) {
-      if (e.group == 0) {
-        for (const models::ElementFault& f : e.faults) {
-          text += fmt::format("  {}: {}\n", view.name(f), models::fault_next_step(f));
-        }
+    for (const Explanation* e : groups.front().shown) {
+      for (const models::ElementFault& f : e->faults) {
+        text += fmt::format("  {}: {}\n", view.name(f), models::fault_next_step(f));
       }
+    }
+    if (!groups.front().more.empty()) {
+      text += fmt::format("  and the {}\n", groups.front().more);
     }
     if (const std::vector<std::string> entries = view.entries(first); !entries.empty()) {
       text += "as a faults file (railsim step --faults), with the design:\n  {\"faults\": [\n";

@@ -28,17 +28,20 @@ report::Table ranked_table(const DiagnosisView& view, int top) {
       "tell apart",
       {"rank", "explanation", "rms error", "criterion", "to confirm it"},
       {}};
-  for (const Explanation& e : view.diagnosis.ranked) {
-    if (e.group < top) {
+  const std::vector<ListedGroup> groups = view.listed_groups(top);
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    for (const Explanation* e : groups[g].shown) {
       std::vector<std::string> next;
-      next.reserve(e.faults.size());
-      for (const models::ElementFault& f : e.faults) {
+      next.reserve(e->faults.size());
+      for (const models::ElementFault& f : e->faults) {
         next.push_back(models::fault_next_step(f));
       }
-      table.rows.push_back({std::to_string(e.group + 1), view.name(e),
-                            fmt::format("{:.2f}%", 100.0 * view.rms_error(e)),
-                            fmt::format("{:.1f}", e.criterion),
-                            fmt::format("{}", fmt::join(next, "; "))});
+      table.rows.push_back(
+          {std::to_string(g + 1), view.name(*e), fmt::format("{:.2f}%", 100.0 * view.rms_error(*e)),
+           fmt::format("{:.1f}", e->criterion), fmt::format("{}", fmt::join(next, "; "))});
+    }
+    if (!groups[g].more.empty()) {
+      table.rows.push_back({std::to_string(g + 1), "or " + groups[g].more, "", "", ""});
     }
   }
   return table;

@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
+#include <utility>
 
 namespace railsim::tools {
 
@@ -69,6 +71,133 @@ std::string DiagnosisView::cut_short_note() const {
       "the time budget ended the search: {}, no scale was fitted and no pair tried; what follows "
       "ranks what was predicted in full",
       left);
+}
+
+namespace {
+
+using calibrate::diagnose::Explanation;
+
+// What a count of explanations of one kind is called: "1 cable swap", "539 cable swaps".
+std::string counted(std::size_t count, const Explanation& e) {
+  if (e.faults.size() != 1) {
+    return fmt::format("{} {}", count, count == 1 ? "pair of faults" : "pairs of faults");
+  }
+  const auto [one, many] = [&]() -> std::pair<const char*, const char*> {
+    switch (e.faults[0].kind) {
+      case models::FaultKind::kNicPort:
+        return {"port", "ports"};
+      case models::FaultKind::kNicPcie:
+        return {"PCIe link", "PCIe links"};
+      case models::FaultKind::kNicDown:
+        return {"NIC down", "NICs down"};
+      case models::FaultKind::kGdrOff:
+        return {"node without GPUDirect RDMA", "nodes without GPUDirect RDMA"};
+      case models::FaultKind::kCablesSwapped:
+        return {"cable swap", "cable swaps"};
+      case models::FaultKind::kNicOtherSocket:
+        return {"NIC on the other socket", "NICs on the other socket"};
+      case models::FaultKind::kSwitchCable:
+        return {"switch cable", "switch cables"};
+      case models::FaultKind::kEcmpDraw:
+        return {"ECMP draw", "ECMP draws"};
+      case models::FaultKind::kFewerUplinks:
+      case models::FaultKind::kStaticEcmp:
+      case models::FaultKind::kTopOfRack:
+        break;
+    }
+    return {"fabric-wide fault", "fabric-wide faults"};
+  }();
+  return fmt::format("{} {}", count, count == 1 ? one : many);
+}
+
+// Whether faults of the kind lie on one node (ElementFault::node names it).
+bool on_a_node(models::FaultKind kind) {
+  return kind == models::FaultKind::kNicPort || kind == models::FaultKind::kNicPcie ||
+         kind == models::FaultKind::kNicDown || kind == models::FaultKind::kGdrOff ||
+         kind == models::FaultKind::kCablesSwapped || kind == models::FaultKind::kNicOtherSocket;
+}
+
+// The nodes a kind lies on: named when there are at most kNamedNodes of them ("on node19",
+// "on node3 and node4"), else counted ("on 20 nodes").
+constexpr std::size_t kNamedNodes = 3;
+
+std::string on_nodes(const std::vector<int>& nodes, const std::vector<std::string>& hosts) {
+  if (nodes.size() > kNamedNodes) {
+    return fmt::format("on {} nodes", nodes.size());
+  }
+  std::vector<std::string> names;
+  names.reserve(nodes.size());
+  for (const int node : nodes) {
+    names.push_back(models::node_name(node, hosts));
+  }
+  const std::string last = names.back();
+  names.pop_back();
+  return names.empty() ? "on " + last : fmt::format("on {} and {}", fmt::join(names, ", "), last);
+}
+
+// "539 more alike: 530 cable swaps on 20 nodes, 9 ports on node3": the kinds in the order they
+// first come, each with the nodes it lies on.
+std::string more_alike(const std::vector<const Explanation*>& rest,
+                       const std::vector<std::string>& hosts) {
+  struct Kind {
+    const Explanation* first;
+    std::size_t count = 0;
+    std::vector<int> nodes;
+  };
+
+  std::vector<Kind> kinds;
+  for (const Explanation* e : rest) {
+    const auto same = [&](const Kind& k) {
+      return k.first->faults.size() == e->faults.size() &&
+             (e->faults.size() != 1 || k.first->faults[0].kind == e->faults[0].kind);
+    };
+    auto kind = std::find_if(kinds.begin(), kinds.end(), same);
+    if (kind == kinds.end()) {
+      kind = kinds.insert(kinds.end(), Kind{e, 0, {}});
+    }
+    ++kind->count;
+    if (e->faults.size() == 1 && on_a_node(e->faults[0].kind) &&
+        std::find(kind->nodes.begin(), kind->nodes.end(), e->faults[0].node) == kind->nodes.end()) {
+      kind->nodes.push_back(e->faults[0].node);
+    }
+  }
+  std::vector<std::string> parts;
+  parts.reserve(kinds.size());
+  for (const Kind& k : kinds) {
+    parts.push_back(k.nodes.empty() ? counted(k.count, *k.first)
+                                    : fmt::format("{} {}", counted(k.count, *k.first),
+                                                  on_nodes(k.nodes, hosts)));
+  }
+  return fmt::format("{} more alike: {}", rest.size(), fmt::join(parts, ", "));
+}
+
+}  // namespace
+
+std::vector<ListedGroup> DiagnosisView::listed_groups(int top) const {
+  std::vector<ListedGroup> groups;
+  std::vector<const Explanation*> rest;
+  const auto close = [&] {
+    if (!rest.empty()) {
+      groups.back().more = more_alike(rest, hosts);
+      rest.clear();
+    }
+  };
+  for (const Explanation& e : diagnosis.ranked) {
+    if (e.group >= top) {
+      break;  // ranked in group order
+    }
+    if (static_cast<std::size_t>(e.group) == groups.size()) {
+      close();
+      groups.emplace_back();
+    }
+    if (groups.back().shown.size() < kListedMembers) {
+      groups.back().shown.push_back(&e);
+    } else {
+      rest.push_back(&e);
+    }
+  }
+  close();
+  return groups;
 }
 
 std::string DiagnosisView::cost_note() const {

@@ -21,6 +21,19 @@ namespace railsim::tools {
 // NCCL ran (tests/models/collective/nccl_tests_logs_test.cpp, docs/validation.md).
 inline constexpr double kExplainedRmsError = 0.15;
 
+// The text and the report page list at most this many explanations of one group, then say how
+// many more there are and of what kinds: where the measurements cannot tell hundreds apart (every
+// cable swap of every node of a healthy cluster, say), a line each would bury the ranking. The
+// JSON lists every one.
+inline constexpr std::size_t kListedMembers = 8;
+
+// One group of the ranking as the text lists it: its first explanations, and a line for the rest
+// ("539 more alike: 539 cable swaps on 20 nodes"; empty when none are left out).
+struct ListedGroup {
+  std::vector<const calibrate::diagnose::Explanation*> shown;
+  std::string more;
+};
+
 struct DiagnosisView {
   std::string source;  // the cluster's manifest or directory
   std::string design;  // as --system named it
@@ -51,6 +64,9 @@ struct DiagnosisView {
   // The sentence that says the time budget ended the search early, and what it left; empty when
   // the search ran to its end.
   std::string cut_short_note() const;
+
+  // The first `top` groups of the ranking, each with at most kListedMembers explanations shown.
+  std::vector<ListedGroup> listed_groups(int top) const;
 
   // What the search cost and how much it could tell apart: "2,345 model runs, 5.4 per
   // explanation; the 327 ranked fall into 40 groups the measurements can tell apart".
