@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <ctime>
+#include <limits>
 #include <map>
 #include <tuple>
 
@@ -28,6 +29,8 @@ constexpr double kFloorS = 0.1;
 // a ring's transfers grow as the square of its ranks at a fixed size: where it switches on, the
 // cost steps by up to 4x per doubling (issue 27 asks 2.5x; docs/performance.md).
 constexpr double kGrowth = 5.0;
+constexpr int kRetries = 3;
+constexpr double kUnbounded = std::numeric_limits<double>::infinity();
 
 double thread_cpu_s() {
   timespec t{};
@@ -50,10 +53,27 @@ TEST(CostGrid, NoCellOverASecondAndNoCliffBetweenNeighbours) {
               bed.run(CollectiveOp::kAllReduce, sizes[s], algorithm, protocol, std::nullopt);
               return thread_cpu_s() - start;
             };
+            const double before =
+                ranks > 128 ? cost.at({gpus, algorithm, protocol, s, ranks / 2}) : kUnbounded;
+            const double smaller =
+                s > 0 ? cost.at({gpus, algorithm, protocol, s - 1, ranks}) : kUnbounded;
+            const double doublings = s > 0 ? std::log2(static_cast<double>(sizes[s].count) /
+                                                       static_cast<double>(sizes[s - 1].count))
+                                           : 0.0;
+            const auto within = [&](double spent) {
+              const double here = std::max(spent, kFloorS);
+              return spent <= kCellLimitS && here <= kGrowth * before &&
+                     here <= std::pow(2.0, doublings) * smaller;
+            };
             // A cell past the floor runs twice and keeps the faster: another test on the other
-            // core can slow one run by a third.
+            // core can slow one run by a third. One past a bound runs up to kRetries more times:
+            // on this 2-vCPU VM a neighbour has slowed both runs of a cell by 1.6x (0.60 CPU-s
+            // for the 4,096-rank 16 MiB Simple tree, which takes 0.38 alone).
             double spent = cpu_s();
             if (spent > kFloorS) {
+              spent = std::min(spent, cpu_s());
+            }
+            for (int retry = 0; retry < kRetries && !within(spent); ++retry) {
               spent = std::min(spent, cpu_s());
             }
             const std::string cell = fmt::format("{} ranks x {} GPUs/node, {} {} {}", ranks, gpus,
@@ -61,17 +81,9 @@ TEST(CostGrid, NoCellOverASecondAndNoCliffBetweenNeighbours) {
                                                  sim::size_text(sizes[s]));
             EXPECT_LE(spent, kCellLimitS) << cell;
             const double here = std::max(spent, kFloorS);
-            if (ranks > 128) {
-              const double before = cost.at({gpus, algorithm, protocol, s, ranks / 2});
-              EXPECT_LE(here, kGrowth * before) << cell << ": " << before << " s at half the ranks";
-            }
-            if (s > 0) {
-              const double smaller = cost.at({gpus, algorithm, protocol, s - 1, ranks});
-              const double doublings = std::log2(static_cast<double>(sizes[s].count) /
-                                                 static_cast<double>(sizes[s - 1].count));
-              EXPECT_LE(here, std::pow(2.0, doublings) * smaller)
-                  << cell << ": " << smaller << " s at " << sim::size_text(sizes[s - 1]);
-            }
+            EXPECT_LE(here, kGrowth * before) << cell << ": " << before << " s at half the ranks";
+            EXPECT_LE(here, std::pow(2.0, doublings) * smaller)
+                << cell << ": " << smaller << " s at the size before";
             cost[{gpus, algorithm, protocol, s, ranks}] = here;
           }
         }
