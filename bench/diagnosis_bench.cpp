@@ -112,7 +112,7 @@ void BM_DiagnoseTenByEight(benchmark::State& state) {
   state.counters["explanations"] = d.candidates;
   state.counters["completed"] = d.completed;
   state.counters["model_runs"] = static_cast<double>(d.model_runs);
-  state.counters["distinct"] = d.distinct;
+  state.counters["distinct"] = d.distinct();
 }
 
 BENCHMARK(BM_DiagnoseTenByEight)->Arg(0)->Arg(1)->Unit(benchmark::kSecond)->Iterations(1);

@@ -417,7 +417,6 @@ Diagnosis diagnose(const CalibratedModel& model,
   d.ranked.insert(d.ranked.end(), std::make_move_iterator(paired.begin()),
                   std::make_move_iterator(paired.end()));
   rank(d.ranked, static_cast<double>(d.measurements.size()), per_fault);
-  d.distinct = d.ranked.back().group + 1;  // the design is always ranked
   return d;
 }
 

@@ -47,9 +47,11 @@ struct Diagnosis {
   // of each measurement among them), whatever the threads.
   std::int64_t model_runs = 0;
   std::vector<Explanation> ranked;  // best first, one per fault set; none the bound ruled out
+
   // How many groups `ranked` falls into: the explanations predicted in full that the
-  // measurements can tell apart (Explanation::group).
-  int distinct = 0;
+  // measurements can tell apart (Explanation::group). The design is always ranked.
+  int distinct() const { return ranked.back().group + 1; }
+
   // Where options.out_of_time ended the search early: how many screened single faults it left
   // unpredicted that their bounds did not rule out, and the least of those bounds (an SSE none
   // of them can beat); the scales of the best were then not fitted, nor pairs tried.

@@ -7,6 +7,25 @@
 
 namespace railsim::models {
 
+bool on_a_node(FaultKind kind) {
+  switch (kind) {
+    case FaultKind::kNicPort:
+    case FaultKind::kNicPcie:
+    case FaultKind::kNicDown:
+    case FaultKind::kGdrOff:
+    case FaultKind::kCablesSwapped:
+    case FaultKind::kNicOtherSocket:
+      return true;
+    case FaultKind::kSwitchCable:
+    case FaultKind::kFewerUplinks:
+    case FaultKind::kStaticEcmp:
+    case FaultKind::kEcmpDraw:
+    case FaultKind::kTopOfRack:
+      return false;
+  }
+  return false;
+}
+
 const Nic& faulted_nic(const NodeSpec& node, int compute_nic) {
   return node.nics.at(static_cast<std::size_t>(
       compute_nic_indices(node).at(static_cast<std::size_t>(compute_nic))));

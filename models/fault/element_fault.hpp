@@ -56,6 +56,10 @@ struct ElementFault {
   int draw = 0;         // kEcmpDraw: which other draw of the hash, 1 to kEcmpDraws
 };
 
+// Whether faults of the kind lie on one node, the one ElementFault::node names (NIC faults, GDR
+// off), rather than on a switch cable or the whole fabric.
+bool on_a_node(FaultKind kind);
+
 // The NIC a fault's compute-NIC index (ElementFault::nic, other_nic) stands for on `node`.
 const Nic& faulted_nic(const NodeSpec& node, int compute_nic);
 

@@ -129,7 +129,7 @@ std::string json_report(const DiagnosisView& view, int top) {
   doc["completed"] = d.completed;
   doc["stopped"] = d.stopped;
   doc["model_runs"] = d.model_runs;
-  doc["distinct"] = d.distinct;    // groups among the explanations ranked
+  doc["distinct"] = d.distinct();  // groups among the explanations ranked
   doc["cut_short"] = d.cut_short;  // by --time-budget
   if (d.cut_short) {
     doc["left_unpredicted"] = d.left_unpredicted;

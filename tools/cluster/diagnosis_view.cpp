@@ -110,13 +110,6 @@ std::string counted(std::size_t count, const Explanation& e) {
   return fmt::format("{} {}", count, count == 1 ? one : many);
 }
 
-// Whether faults of the kind lie on one node (ElementFault::node names it).
-bool on_a_node(models::FaultKind kind) {
-  return kind == models::FaultKind::kNicPort || kind == models::FaultKind::kNicPcie ||
-         kind == models::FaultKind::kNicDown || kind == models::FaultKind::kGdrOff ||
-         kind == models::FaultKind::kCablesSwapped || kind == models::FaultKind::kNicOtherSocket;
-}
-
 // The nodes a kind lies on: named when there are at most kNamedNodes of them ("on node19",
 // "on node3 and node4"), else counted ("on 20 nodes").
 constexpr std::size_t kNamedNodes = 3;
@@ -156,7 +149,7 @@ std::string more_alike(const std::vector<const Explanation*>& rest,
       kind = kinds.insert(kinds.end(), Kind{e, 0, {}});
     }
     ++kind->count;
-    if (e->faults.size() == 1 && on_a_node(e->faults[0].kind) &&
+    if (e->faults.size() == 1 && models::on_a_node(e->faults[0].kind) &&
         std::find(kind->nodes.begin(), kind->nodes.end(), e->faults[0].node) == kind->nodes.end()) {
       kind->nodes.push_back(e->faults[0].node);
     }
@@ -206,7 +199,7 @@ std::string DiagnosisView::cost_note() const {
       "{} model runs, {:.1f} per explanation; the {} ranked fall into {} groups the "
       "measurements can tell apart",
       d.model_runs, static_cast<double>(d.model_runs) / std::max(1, d.candidates), d.ranked.size(),
-      d.distinct);
+      d.distinct());
 }
 
 std::vector<std::string> DiagnosisView::entries(

@@ -706,7 +706,7 @@ TEST(FaultDiagnosis, CountsTheModelRunsOfEveryExplanation) {
   // Four groups the row can tell apart: the design; the PCIe links at 50% (the path's 49.15 GB/s,
   // which PCIe binds, halved); the ports at 50% (half the port's 50 GB/s, less its headers: 1%
   // above); and, of one fault each, all that leave the row's rate (every other NIC's faults).
-  EXPECT_EQ(d.distinct, 4);
+  EXPECT_EQ(d.distinct(), 4);
 }
 
 // A budget spent at once (railsim diagnose --time-budget) leaves the screen's bounds: nothing but
