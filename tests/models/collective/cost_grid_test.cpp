@@ -16,7 +16,10 @@
 #include <ctime>
 #include <limits>
 #include <map>
+#include <string>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 namespace railsim::models {
 namespace {
@@ -25,9 +28,11 @@ using testing::CollectiveBed;
 
 constexpr double kCellLimitS = 1.0;
 constexpr double kFloorS = 0.1;
-// Slice sharing walks every slice transfer where the contention it models can move the time, and
-// a ring's transfers grow as the square of its ranks at a fixed size: where it switches on, the
-// cost steps by up to 4x per doubling (issue 27 asks 2.5x; docs/performance.md).
+static_assert(kFloorS < kCellLimitS);
+// Issue 27 asks 2.5x. The steepest steps are where slice sharing runs: the 16 MiB LL128 tree
+// from 256 to 512 single-GPU ranks takes 2.5-2.8x, for twice the events, a few more contenders
+// per link and state that outgrows the caches (docs/performance.md, "Cost across a grid"); and a
+// test on the other core has slowed both runs of a cell by 1.6x.
 constexpr double kGrowth = 5.0;
 constexpr int kRetries = 3;
 constexpr double kUnbounded = std::numeric_limits<double>::infinity();
@@ -60,10 +65,17 @@ TEST(CostGrid, NoCellOverASecondAndNoCliffBetweenNeighbours) {
             const double doublings = s > 0 ? std::log2(static_cast<double>(sizes[s].count) /
                                                        static_cast<double>(sizes[s - 1].count))
                                            : 0.0;
+            // Each bound on a cell's cost, with what it is. The cost is floored at kFloorS,
+            // below the cell limit, so the floor never hides a cell over it.
+            const std::vector<std::pair<double, std::string>> bounds = {
+                {kCellLimitS, "over the limit of a cell"},
+                {kGrowth * before, fmt::format("{} s at half the ranks", before)},
+                {std::pow(2.0, doublings) * smaller,
+                 fmt::format("{} s at the size before", smaller)}};
             const auto within = [&](double spent) {
-              const double here = std::max(spent, kFloorS);
-              return spent <= kCellLimitS && here <= kGrowth * before &&
-                     here <= std::pow(2.0, doublings) * smaller;
+              return std::all_of(bounds.begin(), bounds.end(), [&](const auto& bound) {
+                return std::max(spent, kFloorS) <= bound.first;
+              });
             };
             // A cell past the floor runs twice and keeps the faster: another test on the other
             // core can slow one run by a third. One past a bound runs up to kRetries more times:
@@ -76,14 +88,12 @@ TEST(CostGrid, NoCellOverASecondAndNoCliffBetweenNeighbours) {
             for (int retry = 0; retry < kRetries && !within(spent); ++retry) {
               spent = std::min(spent, cpu_s());
             }
-            const std::string cell = fmt::format("{} ranks x {} GPUs/node, {} {} {}", ranks, gpus,
-                                                 algorithm_name(algorithm), protocol_name(protocol),
-                                                 sim::size_text(sizes[s]));
-            EXPECT_LE(spent, kCellLimitS) << cell;
             const double here = std::max(spent, kFloorS);
-            EXPECT_LE(here, kGrowth * before) << cell << ": " << before << " s at half the ranks";
-            EXPECT_LE(here, std::pow(2.0, doublings) * smaller)
-                << cell << ": " << smaller << " s at the size before";
+            for (const auto& [bound, what] : bounds) {
+              EXPECT_LE(here, bound) << fmt::format(
+                  "{} ranks x {} GPUs/node, {} {} {}: {}", ranks, gpus, algorithm_name(algorithm),
+                  protocol_name(protocol), sim::size_text(sizes[s]), what);
+            }
             cost[{gpus, algorithm, protocol, s, ranks}] = here;
           }
         }
