@@ -5,6 +5,7 @@
 #include "models/collective/nic_affinity.hpp"
 #include "models/fabric/wire.hpp"
 #include "models/hardware/node_presets.hpp"
+#include "models/scenario/system_file.hpp"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -55,17 +56,21 @@ NodeSpec one_gpu_with(int nics, double gbps) {
   return node;
 }
 
+SystemSpec nodes_of(NodeSpec node, int nodes) {
+  SystemSpec spec;
+  spec.node = std::move(node);
+  spec.nodes = nodes;
+  return spec;
+}
+
 struct Testbed {
   sim::Simulator simulator;
   sim::FlowNetwork network{simulator};
   std::unique_ptr<System> system;
 
-  Testbed(NodeSpec node, int nodes) {
-    SystemSpec spec;
-    spec.node = std::move(node);
-    spec.nodes = nodes;
-    system = std::make_unique<System>(spec, network);
-  }
+  explicit Testbed(const SystemSpec& spec) : system(std::make_unique<System>(spec, network)) {}
+
+  Testbed(NodeSpec node, int nodes) : Testbed(nodes_of(std::move(node), nodes)) {}
 
   CollectiveResult run(CollectiveRequest request) {
     return run_collective(*system, network, simulator, request);
@@ -98,6 +103,15 @@ CollectiveRequest ring_all_reduce(Communicator comm) {
   request.protocol = Protocol::kSimple;
   request.channels = 16;
   return request;
+}
+
+// After ring_all_reduce on 2 x 8 GPUs with two ports a GPU: each of node 0's 16 ports carried
+// one channel's 2 x 15/16 x 1 GiB / 16 out.
+void expect_a_ring_channel_on_every_port(const Testbed& bed) {
+  const double per_port = 2.0 * 15.0 / 16.0 * 1073741824.0 / 16.0;
+  for (int nic = 0; nic < 16; ++nic) {
+    EXPECT_NEAR(bed.sent_by(nic), per_port, 0.01 * per_port) << nic;
+  }
 }
 
 TEST(MultiNic, EachGpuTakesBothPortsOfItsSwitch) {
@@ -134,11 +148,7 @@ TEST(MultiNic, TwoPortsPerGpuReachTheRingBoundOfOne400gNic) {
   const CollectiveResult b = two.run(ring_all_reduce({2, 8}));
   EXPECT_NEAR(sim::to_seconds(a.time), expected, 0.01 * expected);
   EXPECT_NEAR(sim::to_seconds(b.time), expected, 0.01 * expected);
-  // Each of the 16 ports carries one channel's 2 x 15/16 x 1 GiB / 16 out of node 0.
-  const double per_port = 2.0 * 15.0 / 16.0 * 1073741824.0 / 16.0;
-  for (int nic = 0; nic < 16; ++nic) {
-    EXPECT_NEAR(two.sent_by(nic), per_port, 0.01 * per_port) << nic;
-  }
+  expect_a_ring_channel_on_every_port(two);
 }
 
 TEST(MultiNic, AGpuWithFourNicsSendsOverAllFour) {
@@ -246,6 +256,28 @@ TEST(MultiNic, Dgx300sTwoPlanesCarryTheRingAtTheGpusGen6Link) {
   const double time = bytes / (8.0 * gen6_GBps * 1e9) + 239 * 3e-6 + 8.4e-6;
   EXPECT_NEAR(sim::to_seconds(r.time), time, 0.01 * time);
   EXPECT_EQ(gpu_nics(system, 0, 8)[3], (std::vector<int>{3, 11}));
+}
+
+TEST(MultiNic, TheShippedSixteenPortScenarioRunsBothPortsOfEveryGpu) {
+  // scenarios/h100-16x200g-roce-2n.json: GPU g's dual-port card gives it compute NICs 2g and
+  // 2g + 1 at PIX. Over RoCE a 200G port carries 25 x 4096/4178 = 24.51 GB/s of payload, a hair
+  // under the 24.58 GB/s a channel gets of its GPU's Gen5 link, so in the 16-channel ring each
+  // port binds its one channel: the closed form of TwoPortsPerGpuReachTheRingBoundOfOne400gNic
+  // at 2 x 24.51 GB/s a GPU.
+  const scenario::SystemFile file = scenario::load_system_file(
+      std::string(RAILSIM_SOURCE_DIR) + "/scenarios/h100-16x200g-roce-2n.json");
+  Testbed bed(file.system);
+  GpuNicSets expected;
+  for (int g = 0; g < 8; ++g) {
+    expected.push_back({2 * g, 2 * g + 1});
+  }
+  EXPECT_EQ(gpu_nics(*bed.system, 0, 8), expected);
+  const double port_GBps = 25.0 * 4096.0 / 4178.0;
+  const double seconds =
+      2.0 * 15.0 / 16.0 * 1073741824.0 / (8.0 * 2.0 * port_GBps * 1e9) + 59 * 3e-6 + 8.4e-6;
+  const CollectiveResult r = bed.run(ring_all_reduce({2, 8}));
+  EXPECT_NEAR(sim::to_seconds(r.time), seconds, 0.01 * seconds);
+  expect_a_ring_channel_on_every_port(bed);
 }
 
 }  // namespace
