@@ -11,7 +11,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <random>
 
 namespace railsim::calibrate::test {
 namespace {
@@ -98,13 +97,12 @@ void write_rdma_pairs(const std::string& dir,
                       const RdmaPlan& plan,
                       double noise,
                       std::uint64_t seed) {
-  std::mt19937_64 random(seed);
-  std::normal_distribution<double> draw(0.0, 1.0);
+  Noise noisy(seed);
   for (const ModelledPair& p : pairs) {
     write_file(fs::path(dir) / "perftest" /
                    fmt::format("{}__{}__write_{}__{}.txt", nodes[p.a].name, nodes[p.b].name,
                                plan.latency ? "lat" : "bw", p.device),
-               perftest_text(p.device, plan, p.figure * (1.0 + noise * draw(random))));
+               perftest_text(p.device, plan, noisy(p.figure, noise)));
   }
 }
 

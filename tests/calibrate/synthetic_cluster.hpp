@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,19 @@ struct RdmaPlan {
   std::int64_t size = std::int64_t{8} << 20;
   std::int64_t iterations = 5000;
   models::SystemPreparation faults = {};
+};
+
+// Measurement noise: a figure times 1 + sigma x a standard normal draw, the draws in order
+// from `seed`, so that a synthetic measurement set repeats.
+class Noise {
+ public:
+  explicit Noise(std::uint64_t seed) : random_(seed) {}
+
+  double operator()(double figure, double sigma) { return figure * (1.0 + sigma * draw_(random_)); }
+
+ private:
+  std::mt19937_64 random_;
+  std::normal_distribution<double> draw_{0.0, 1.0};
 };
 
 struct ModelledPair {

@@ -18,7 +18,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <random>
 #include <set>
 #include <string>
 #include <vector>
@@ -238,8 +237,7 @@ void write_nccl_pairs(const std::string& dir,
       test::healthy_nodes(models::node_preset("dgx-h100"), kNodes);
   CalibratedModel placed = truth;
   placed.system.nodes = kNodes;
-  std::mt19937_64 random(seed);
-  std::normal_distribution<double> draw(0.0, 1.0);
+  test::Noise noisy(seed);
   for (int a = 0; a < kNodes; ++a) {
     const int b = (a + 1) % kNodes;
     Measurement m;
@@ -251,9 +249,9 @@ void write_nccl_pairs(const std::string& dir,
     const std::vector<std::string> hosts = {nodes[static_cast<std::size_t>(a)].name,
                                             nodes[static_cast<std::size_t>(b)].name};
     const auto write = [&](const std::string& label, double busbw_fraction) {
-      test::write_file(std::filesystem::path(dir) / "nccl" / (label + ".txt"),
-                       test::all_reduce_log(hosts, 8, m.size_bytes,
-                                            t / busbw_fraction * (1.0 + noise * draw(random))));
+      test::write_file(
+          std::filesystem::path(dir) / "nccl" / (label + ".txt"),
+          test::all_reduce_log(hosts, 8, m.size_bytes, noisy(t / busbw_fraction, noise)));
     };
     write(fmt::format("pair{}", a), 1.0);
     for (std::size_t r = 0; a == 0 && r < repeats.size(); ++r) {

@@ -137,6 +137,37 @@ models::NodeSpec with_nic_on_other_socket(int nic) {
   return node;
 }
 
+// The rows of a synthetic measurement set: each the truth's prediction under `prepare`, with
+// noise drawn in order from `seed`, its source "PREFIX<seed>:<row>".
+class NoisyRows {
+ public:
+  NoisyRows(CalibratedModel truth,
+            models::SystemPreparation prepare,
+            std::string prefix,
+            std::uint64_t seed)
+      : truth_(std::move(truth)),
+        prepare_(std::move(prepare)),
+        prefix_(std::move(prefix)),
+        seed_(seed),
+        noisy_(seed) {}
+
+  void add(Measurement m, double noise) {
+    m.source = fmt::format("{}{}:{}", prefix_, seed_, set_.rows.size() + 1);
+    m.measured = noisy_(fit::predict(truth_, m, prepare_), noise);
+    set_.rows.push_back(std::move(m));
+  }
+
+  MeasurementSet take() { return std::move(set_); }
+
+ private:
+  CalibratedModel truth_;
+  models::SystemPreparation prepare_;
+  std::string prefix_;
+  std::uint64_t seed_;
+  test::Noise noisy_;
+  MeasurementSet set_;
+};
+
 // What `cluster` (the design, kNodes, by default) measures with `fault` (none when `healthy`):
 // ib_write_bw at 8 MiB and ib_write_lat at 2 B on every rail between node i and i + 1 (not over a
 // NIC that is down), and all_reduce_perf of 1 GiB on 2 x 8 GPUs of the same pairs with
@@ -174,15 +205,8 @@ MeasurementSet measure(const ElementFault& fault,
   } else if (!healthy) {
     prepare = injected(fault);
   }
-  std::mt19937_64 random(seed);
-  std::normal_distribution<double> draw(0.0, 1.0);
-  MeasurementSet set;
-  const auto add = [&](Measurement m, double noise) {
-    m.source = fmt::format("case{}:{}", seed, set.rows.size() + 1);
-    m.measured = fit::predict(truth, m, prepare) * (1.0 + noise * draw(random));
-    set.rows.push_back(std::move(m));
-  };
   const int nodes = truth.system.nodes;
+  NoisyRows rows(std::move(truth), std::move(prepare), "case", seed);
   for (int a = 0; a < nodes; ++a) {
     const int b = (a + 1) % nodes;
     for (int rail = 0; rail < kRails; ++rail) {
@@ -197,11 +221,11 @@ MeasurementSet measure(const ElementFault& fault,
       bw.iterations = 5000;
       bw.node_ids = {a, b};
       bw.nic = rail;
-      add(bw, 0.005);
+      rows.add(bw, 0.005);
       Measurement lat = bw;
       lat.kind = MeasurementKind::kRdmaLatency;
       lat.size_bytes = 2;
-      add(lat, 0.005);
+      rows.add(lat, 0.005);
     }
     Measurement ar;
     ar.nodes = 2;
@@ -210,9 +234,9 @@ MeasurementSet measure(const ElementFault& fault,
     ar.node_ids = {a, b};
     ar.gpu_ids = {0, 1, 2, 3, 4, 5, 6, 7};
     ar.algorithm = models::Algorithm::kRing;
-    add(ar, 0.01);
+    rows.add(ar, 0.01);
   }
-  return set;
+  return rows.take();
 }
 
 // The group of explanations ranked first.
@@ -579,24 +603,19 @@ TEST(FaultDiagnosis, OneThreadGivesTheSameRankingAsMany) {
 // AllReduce, AllGather and ReduceScatter over every node of the cluster with `fault`, at 512 MiB
 // and 1 GiB, 1% noise: rows the screen leaves to the full prediction (it takes the largest size).
 MeasurementSet sized_collectives(const ElementFault& fault, std::uint64_t seed) {
-  const CalibratedModel truth = design();
-  std::mt19937_64 random(seed);
-  std::normal_distribution<double> draw(0.0, 1.0);
-  MeasurementSet set;
+  NoisyRows rows(design(), injected(fault), "sized", seed);
   for (const models::CollectiveOp op :
        {models::CollectiveOp::kAllReduce, models::CollectiveOp::kAllGather,
         models::CollectiveOp::kReduceScatter}) {
     for (const std::int64_t size : {std::int64_t{512} << 20, std::int64_t{1} << 30}) {
       Measurement m;
-      m.source = fmt::format("sized{}:{}", seed, set.rows.size() + 1);
       m.op = op;
       m.size_bytes = size;
       fit::place_collective(m, {0, 1, 2, 3}, {0, 1, 2, 3, 4, 5, 6, 7});
-      m.measured = fit::predict(truth, m, injected(fault)) * (1.0 + 0.01 * draw(random));
-      set.rows.push_back(std::move(m));
+      rows.add(std::move(m), 0.01);
     }
   }
-  return set;
+  return rows.take();
 }
 
 TEST(FaultDiagnosis, ScreeningListsWhatPredictingEveryCandidateInFullLists) {
