@@ -400,8 +400,9 @@ std::unique_ptr<CollectiveCall> start_p2p(const System& system,
   }
   // A peer's channels spread over the GPU's NICs, at least one on each.
   const int net_channels = std::max(
-      1, p2p_channels_per_peer(
-             topology, request.channels.value_or(comm_channels(topology, Algorithm::kRing))) /
+      1, p2p_channels_per_peer(topology,
+                               request.channels.value_or(comm_channels(topology, Algorithm::kRing)),
+                               request.channels_per_net_peer) /
              topology.nics_per_gpu);
   const P2pPlan plan = make_p2p_plan(system, request.op, request.size, request.comm, request.pxn,
                                      net_channels, request.peer_bytes.get());
@@ -447,6 +448,13 @@ std::unique_ptr<CollectiveCall> start_collective(const System& system,
   if (request.qps_per_connection < 1 || request.qps_per_connection > 128) {
     throw sim::InputError(
         fmt::format("qps_per_connection {}, expected 1 to 128", request.qps_per_connection));
+  }
+  if (request.channels_per_net_peer &&
+      (*request.channels_per_net_peer < 1 || *request.channels_per_net_peer > nccl::kMaxChannels)) {
+    throw sim::InputError(
+        fmt::format("{} channels per network peer, expected 1 to {} (NCCL's "
+                    "MAXCHANNELS)",
+                    *request.channels_per_net_peer, nccl::kMaxChannels));
   }
   if (request.peer_bytes && request.op != CollectiveOp::kAllToAll) {
     throw sim::InputError(fmt::format(

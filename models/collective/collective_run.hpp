@@ -38,12 +38,15 @@ struct CollectiveRequest {
   CollectiveOp op = CollectiveOp::kAllReduce;
   sim::Bytes size;  // nccl-tests' size (AllGather: the output, ReduceScatter: the input)
   Communicator comm;
-  AlgorithmSet algorithm;              // NCCL_ALGO; empty: the tuner's choice among all
-  std::optional<Protocol> protocol;    // NCCL_PROTO; unset: the tuner's choice
-  std::optional<int> channels;         // NCCL_MIN_NCHANNELS = NCCL_MAX_NCHANNELS
-  int cross_nic = 2;                   // NCCL_CROSS_NIC
-  bool pxn = true;                     // PXN enabled (NCCL_PXN_DISABLE=0)
-  int qps_per_connection = 1;          // NCCL_IB_QPS_PER_CONNECTION
+  AlgorithmSet algorithm;            // NCCL_ALGO; empty: the tuner's choice among all
+  std::optional<Protocol> protocol;  // NCCL_PROTO; unset: the tuner's choice
+  std::optional<int> channels;       // NCCL_MIN_NCHANNELS = NCCL_MAX_NCHANNELS
+  int cross_nic = 2;                 // NCCL_CROSS_NIC
+  bool pxn = true;                   // PXN enabled (NCCL_PXN_DISABLE=0)
+  int qps_per_connection = 1;        // NCCL_IB_QPS_PER_CONNECTION
+  // NCCL_NCHANNELS_PER_NET_PEER: the p2p channels to a peer on another node; unset: NCCL's count
+  // (p2p_plan.hpp).
+  std::optional<int> channels_per_net_peer;
   std::optional<Execution> execution;  // unset: chunk-accurate while that stays small
   CollectiveCalibration calibration;   // a profile's software costs above NCCL's tables
   // AllToAll only: uneven bytes per peer (all-to-all-v), shared by the calls that send them;

@@ -92,11 +92,15 @@ int p2p_net_channels(double nic_bytes_per_s, int nics) {
   return sim::ceil_div(net_peer_channels(nic_bytes_per_s, nics), nics);
 }
 
-int p2p_channels_per_peer(const TuningTopology& topology, int comm_channels) {
+int p2p_channels_per_peer(const TuningTopology& topology,
+                          int comm_channels,
+                          std::optional<int> per_net_peer) {
   RAILSIM_ASSERT(comm_channels > 0, "a communicator with channels");
+  RAILSIM_ASSERT(!per_net_peer || *per_net_peer > 0, "a network peer asks for a channel");
   int per_peer = std::numeric_limits<int>::max();
   if (topology.nodes > 1) {
-    per_peer = net_peer_channels(topology.nic_bw_GBps * 1e9, topology.nics_per_gpu);
+    per_peer =
+        per_net_peer.value_or(net_peer_channels(topology.nic_bw_GBps * 1e9, topology.nics_per_gpu));
   }
   if (topology.gpus_per_node > 1) {
     const int links = static_cast<int>(
@@ -108,7 +112,7 @@ int p2p_channels_per_peer(const TuningTopology& topology, int comm_channels) {
   }
   per_peer = static_cast<int>(std::bit_ceil(static_cast<unsigned>(per_peer)));
   const auto pool = static_cast<int>(std::bit_ceil(static_cast<unsigned>(comm_channels)));
-  if (topology.nodes == 1) {
+  if (topology.nodes == 1 || per_net_peer) {
     return std::min(per_peer, pool);
   }
   const int batches = sim::ceil_div(nccl::ranks_of(topology), kP2pPerBatch);

@@ -38,6 +38,7 @@
 #include "models/system/system.hpp"
 #include "sim/bytes.hpp"
 
+#include <optional>
 #include <vector>
 
 namespace railsim::models {
@@ -74,9 +75,12 @@ int p2p_net_channels(double nic_bytes_per_s, int nics = 1);
 // per link, a PCIe peer 2), rounded up to a power of two; across nodes, halved while a rank's
 // peers, 8 to a channel (NCCL_MAX_DEV_WORK_P2P_PER_BATCH), would need more than the p2p channel
 // pool, the comm's channels rounded up to a power of two. With one H100 per node on a 400G NIC
-// (4 channels): 4 per peer on 2 nodes, 2 on 10. (NCCL_NCHANNELS_PER_NET_PEER, which sets the
-// count in NCCL instead, is not an option here; --nchannels sets the comm's channels.)
-int p2p_channels_per_peer(const TuningTopology& topology, int comm_channels);
+// (4 channels): 4 per peer on 2 nodes, 2 on 10. `per_net_peer` (NCCL_NCHANNELS_PER_NET_PEER)
+// is what a network peer asks for in place of NCCL's count, and is then not halved, only held to
+// the pool (nccl:src/graph/paths.cc, ncclTopoComputeP2pChannels): 4 gives 10 x 1 its 4 channels.
+int p2p_channels_per_peer(const TuningTopology& topology,
+                          int comm_channels,
+                          std::optional<int> per_net_peer = std::nullopt);
 
 // `peer_bytes`, for AllToAll only, replaces size / n per peer; the protocol is then LL only if
 // every message is below kP2pLlThreshold. Throws sim::InputError for an op that is not

@@ -57,8 +57,8 @@ CollectiveOp read_op(const JsonValue& value) {
 }
 
 void read_nccl(const JsonValue& nccl, CollectiveRequest& request) {
-  nccl.expect_keys(
-      {"algo", "proto", "nchannels", "cross_nic", "pxn", "qps_per_connection", "exec"});
+  nccl.expect_keys({"algo", "proto", "nchannels", "nchannels_per_net_peer", "cross_nic", "pxn",
+                    "qps_per_connection", "exec"});
   if (const auto v = nccl.find("algo")) {
     request.algorithm = v->as_enum<AlgorithmSet>({{"ring", Algorithm::kRing},
                                                   {"tree", Algorithm::kTree},
@@ -75,6 +75,9 @@ void read_nccl(const JsonValue& nccl, CollectiveRequest& request) {
   }
   if (const auto v = nccl.find("nchannels")) {
     request.channels = static_cast<int>(v->as_integer(1, 64));
+  }
+  if (const auto v = nccl.find("nchannels_per_net_peer")) {
+    request.channels_per_net_peer = static_cast<int>(v->as_integer(1, 64));
   }
   if (const auto v = nccl.find("cross_nic")) {
     request.cross_nic = static_cast<int>(v->as_integer(0, 2));

@@ -282,10 +282,10 @@ class StepRunner {
   // Everything that tells one call from another on the job's one communicator.
   static std::string call_key(const CollectiveRequest& r) {
     const auto opt = [](const auto& v) { return v ? static_cast<int>(*v) : -1; };
-    return fmt::format("{} {} {} {} {} {} {} {} {} {}", static_cast<int>(r.op), r.size.count,
+    return fmt::format("{} {} {} {} {} {} {} {} {} {} {}", static_cast<int>(r.op), r.size.count,
                        algorithm_set_text(r.algorithm), opt(r.protocol), opt(r.channels),
-                       r.cross_nic, r.pxn, r.qps_per_connection, opt(r.execution),
-                       fmt::ptr(r.peer_bytes.get()));
+                       opt(r.channels_per_net_peer), r.cross_nic, r.pxn, r.qps_per_connection,
+                       opt(r.execution), fmt::ptr(r.peer_bytes.get()));
   }
 
   // The call's result (a send has none), the link it loaded most (bytes carried / (capacity x

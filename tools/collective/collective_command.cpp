@@ -2,6 +2,7 @@
 // `railsim collective`: a size series of one collective over the model, printed in the columns
 // and header lines of nccl-tests' *_perf programs (design.md §5), or as JSON or CSV, so a real
 // log and the prediction can be laid side by side.
+#include "models/collective/nccl_tuner_tables.hpp"
 #include "models/fabric/sharp.hpp"
 #include "models/scenario/quantity.hpp"
 #include "sim/input_error.hpp"
@@ -52,6 +53,7 @@ struct CollectiveArgs {
   std::string exec = "auto";
   std::string format = "nccl-tests";
   std::optional<int> channels;
+  std::optional<int> channels_per_net_peer;
   int cross_nic = 2;
   int pxn = 1;
   int qps = 1;
@@ -112,6 +114,13 @@ models::scenario::CollectiveWorkload workload_from(const CollectiveArgs& a,
   if (a.channels) {
     request.channels = *a.channels;
   }
+  if (a.channels_per_net_peer &&
+      (*a.channels_per_net_peer < 1 || *a.channels_per_net_peer > models::nccl::kMaxChannels)) {
+    throw sim::InputError(
+        fmt::format("--nchannels-per-net-peer: expected 1 to {} (NCCL's MAXCHANNELS), got {}",
+                    models::nccl::kMaxChannels, *a.channels_per_net_peer));
+  }
+  request.channels_per_net_peer = a.channels_per_net_peer;
   if (a.cross_nic < 0 || a.cross_nic > 2) {
     throw sim::InputError(fmt::format("--cross-nic: expected 0, 1 or 2, got {}", a.cross_nic));
   }
@@ -132,6 +141,7 @@ std::optional<CollectiveOptions> parse_options(const std::vector<std::string>& a
   int nodes = 0;
   int gpus_per_node = 0;
   int channels = 0;
+  int channels_per_net_peer = 0;
   po::options_description options(
       "railsim collective --system PRESET|FILE --op OP [-b MIN] [-e MAX] [-f FACTOR]");
   options.add_options()("system", po::value(&o.system_name)->required(),
@@ -156,6 +166,9 @@ std::optional<CollectiveOptions> parse_options(const std::vector<std::string>& a
       "auto (NCCL_ALGO)")("proto", po::value(&a.proto)->default_value("auto"),
                           "simple, ll128, ll or auto (NCCL_PROTO)")(
       "nchannels", po::value(&channels), "channels, as NCCL_MIN_NCHANNELS=NCCL_MAX_NCHANNELS")(
+      "nchannels-per-net-peer", po::value(&channels_per_net_peer),
+      "NCCL_NCHANNELS_PER_NET_PEER: the p2p channels to each peer on another node (alltoall, "
+      "sendrecv, gather, scatter); default: NCCL's own count")(
       "cross-nic", po::value(&a.cross_nic)->default_value(2), "NCCL_CROSS_NIC: 0, 1 or 2")(
       "pxn", po::value(&a.pxn)->default_value(1), "1: PXN on, 0: off (NCCL_PXN_DISABLE=1)")(
       "qps", po::value(&a.qps)->default_value(1), "NCCL_IB_QPS_PER_CONNECTION")(
@@ -178,6 +191,9 @@ std::optional<CollectiveOptions> parse_options(const std::vector<std::string>& a
   }
   if (vm.count("nchannels")) {
     a.channels = channels;
+  }
+  if (vm.count("nchannels-per-net-peer")) {
+    a.channels_per_net_peer = channels_per_net_peer;
   }
   const models::CollectiveOp op = parse_named("--op", a.op, kOpChoices);
   o.format = parse_format(a.format, kNcclTestsJsonCsv);

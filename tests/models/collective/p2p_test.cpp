@@ -87,16 +87,23 @@ TEST(P2p, SendRecvBetweenTwoNodesRunsAtTheNicPathRate) {
   EXPECT_DOUBLE_EQ(r.busbw_GBps, r.algbw_GBps);
 }
 
+// What NCCL's topology detection reports for `nodes` nodes of one H100 on a 400G NIC each
+// (NCCL's 50 GB/s).
+TuningTopology one_h100_per_node(int nodes) {
+  TuningTopology topology;
+  topology.nodes = nodes;
+  topology.gpus_per_node = 1;
+  topology.nics_per_gpu = 1;
+  topology.nic_bw_GBps = 50.0;
+  return topology;
+}
+
 TEST(P2p, ChannelsPerPeerHalveAsTheRanksOutgrowThePool) {
   // One H100 per node on a 400G NIC (NCCL's 50 GB/s): a network peer asks ceil(50 / 14) = 4
   // channels. Across nodes they halve while 4 x ceil(ranks / 8) exceeds the pool (the comm's
   // channels up to a power of two): 2 ranks, pool 4: 4 x 1 = 4 stays; 10 ranks: 4 x 2 = 8 > 4,
   // 2 x 2 = 4 stays; a pool of 3 is 4. 80 ranks, pool 16: 40, 20 > 16, 1 x 10 stays.
-  TuningTopology topology;
-  topology.nodes = 2;
-  topology.gpus_per_node = 1;
-  topology.nics_per_gpu = 1;
-  topology.nic_bw_GBps = 50.0;
+  TuningTopology topology = one_h100_per_node(2);
   EXPECT_EQ(p2p_channels_per_peer(topology, 4), 4);
   topology.nodes = 10;
   EXPECT_EQ(p2p_channels_per_peer(topology, 4), 2);
@@ -121,6 +128,41 @@ TEST(P2p, SendRecvOnTenNodesRunsAtItsTwoChannelsRate) {
   const CollectiveResult r = bed.run(CollectiveOp::kSendRecv, sim::gib(4), {10, 1});
   EXPECT_EQ(r.channels, 2);
   EXPECT_NEAR(r.busbw_GBps, 28.0, 0.01 * 28.0);
+}
+
+TEST(P2p, ChannelsPerNetPeerSetByTheUserAreNotHalved) {
+  // NCCL_NCHANNELS_PER_NET_PEER replaces a network peer's ask and skips the halving, held only
+  // to the pool (nccl:src/graph/paths.cc, ncclTopoComputeP2pChannels): 10 x 1, pool 4, asked 4:
+  // 4 (NCCL's own count halves to 2, above); asked 8: the pool's 4; asked 3: a power of two, 4.
+  // An NVLink peer's 2 per link still bounds it on a node of 8, and one node has no network peer.
+  TuningTopology topology = one_h100_per_node(10);
+  EXPECT_EQ(p2p_channels_per_peer(topology, 4, 4), 4);
+  EXPECT_EQ(p2p_channels_per_peer(topology, 4, 8), 4);
+  EXPECT_EQ(p2p_channels_per_peer(topology, 4, 3), 4);
+  EXPECT_EQ(p2p_channels_per_peer(topology, 4, 1), 1);
+  topology.gpus_per_node = 8;
+  topology.intra_bw_GBps = 2 * 20.6;  // two NVLinks at NCCL's H100 rate: a local peer asks 4
+  EXPECT_EQ(p2p_channels_per_peer(topology, 16, 8), 4);
+  topology.nodes = 1;
+  EXPECT_EQ(p2p_channels_per_peer(topology, 16, 1), p2p_channels_per_peer(topology, 16));
+}
+
+TEST(P2p, FourChannelsPerNetPeerRestoreTenNodeSendRecv) {
+  // NVIDIA/nccl#1272: SendRecv slows from 8 nodes up and NCCL_NCHANNELS_PER_NET_PEER=4 restores
+  // it. 10 x 1 with 4 channels per peer: 4 x 14 GB/s = 56 against the NIC path's 49.15, which
+  // binds, as on two nodes (SendRecvBetweenTwoNodesRunsAtTheNicPathRate); with 1, one channel's
+  // 14 GB/s.
+  for (const auto& [per_peer, expected] : {std::pair{4, kGen5GBps}, std::pair{1, 14.0}}) {
+    Testbed bed(dgx_h100(10));
+    CollectiveRequest request;
+    request.op = CollectiveOp::kSendRecv;
+    request.size = sim::gib(4);
+    request.comm = {10, 1};
+    request.channels_per_net_peer = per_peer;
+    const CollectiveResult r = run_collective(*bed.system, bed.network, bed.simulator, request);
+    EXPECT_EQ(r.channels, per_peer);
+    EXPECT_NEAR(r.busbw_GBps, expected, 0.01 * expected) << per_peer;
+  }
 }
 
 TEST(P2p, PxnKeepsAllToAllOnItsRailsWhereTheUplinksAreThin) {
@@ -317,6 +359,12 @@ TEST(P2p, RejectsWhatNcclsPointToPointCallsDoNotTake) {
   sendrecv.op = CollectiveOp::kSendRecv;
   sendrecv.peer_bytes = std::make_shared<PeerBytes>(16 * 16);
   EXPECT_THROW(run_collective(*bed.system, bed.network, bed.simulator, sendrecv), sim::InputError);
+  for (const int per_peer : {0, 65}) {
+    CollectiveRequest channels = request;
+    channels.channels_per_net_peer = per_peer;
+    EXPECT_THROW(run_collective(*bed.system, bed.network, bed.simulator, channels),
+                 sim::InputError);
+  }
 }
 
 }  // namespace
