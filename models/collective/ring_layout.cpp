@@ -2,6 +2,7 @@
 // Rings over nodes, GPUs and NICs, as NCCL's search lays them on rail-optimised systems.
 #include "models/collective/ring_layout.hpp"
 
+#include "models/collective/nccl_tuner_tables.hpp"
 #include "models/hardware/path_class.hpp"
 #include "sim/index.hpp"
 #include "sim/input_error.hpp"
@@ -64,9 +65,9 @@ void check_fits(const System& system, const Communicator& comm, std::optional<in
     throw sim::InputError(
         fmt::format("communicator: {}, a {} node has {} GPUs", bad, system.spec().node.name, gpus));
   }
-  if (channels && (*channels < 1 || *channels > 64)) {
-    throw sim::InputError(
-        fmt::format("{} channels, expected 1 to 64 (NCCL's MAXCHANNELS)", *channels));
+  if (channels && (*channels < 1 || *channels > nccl::kMaxChannels)) {
+    throw sim::InputError(fmt::format("{} channels, expected 1 to {} (NCCL's MAXCHANNELS)",
+                                      *channels, nccl::kMaxChannels));
   }
 }
 

@@ -3,6 +3,8 @@
 // is: each value checked where it is written, so every error carries its JSON pointer.
 #include "models/scenario/scenario_file.hpp"
 
+#include "models/collective/nccl_tuner_tables.hpp"
+
 #include <fmt/format.h>
 
 namespace railsim::models::scenario {
@@ -74,10 +76,10 @@ void read_nccl(const JsonValue& nccl, CollectiveRequest& request) {
         {{"simple", Protocol::kSimple}, {"ll128", Protocol::kLl128}, {"ll", Protocol::kLl}});
   }
   if (const auto v = nccl.find("nchannels")) {
-    request.channels = static_cast<int>(v->as_integer(1, 64));
+    request.channels = static_cast<int>(v->as_integer(1, nccl::kMaxChannels));
   }
   if (const auto v = nccl.find("nchannels_per_net_peer")) {
-    request.channels_per_net_peer = static_cast<int>(v->as_integer(1, 64));
+    request.channels_per_net_peer = static_cast<int>(v->as_integer(1, nccl::kMaxChannels));
   }
   if (const auto v = nccl.find("cross_nic")) {
     request.cross_nic = static_cast<int>(v->as_integer(0, 2));
