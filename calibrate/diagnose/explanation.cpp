@@ -79,7 +79,8 @@ bool predict_row(const ExplanationContext& c,
                  std::size_t i) {
   ++e.model_runs;
   try {
-    e.predicted[i] = fit::predict(faulty.model, c.measurements[i], faulty.prepare);
+    e.predicted[i] =
+        fit::predict(faulty.model, c.measurements[i], faulty.prepare, nullptr, &c.memo);
     return true;
   } catch (const sim::InputError&) {
     e.sse = kImpossible;

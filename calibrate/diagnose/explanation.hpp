@@ -8,6 +8,7 @@
 
 #include "calibrate/fit/measurements.hpp"
 #include "calibrate/fit/model_parameters.hpp"
+#include "models/collective/recurrence_memo.hpp"
 #include "models/fault/element_fault.hpp"
 
 #include <cstddef>
@@ -49,6 +50,9 @@ struct ExplanationContext {
   const std::vector<fit::Measurement>& measurements;
   const std::vector<double>& healthy;                    // the design's prediction of each
   const std::vector<std::vector<std::string>>& crossed;  // per measurement, as predict gives
+  // Shared by every prediction of the diagnosis: explanations that leave a channel at the paces
+  // another gave it are timed once.
+  models::RecurrenceMemo& memo;
 };
 
 // The faults' predictions and SSE (criterion and group left to the ranking); SSE kImpossible

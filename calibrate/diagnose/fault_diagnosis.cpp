@@ -375,7 +375,8 @@ Diagnosis diagnose(const CalibratedModel& model,
   Diagnosis d;
   d.notes = set.notes;
   const DesignTraffic traffic = predict_design(model, set, options, d);
-  const ExplanationContext c{model, d.measurements, d.design, traffic.crossed};
+  models::RecurrenceMemo memo;
+  const ExplanationContext c{model, d.measurements, d.design, traffic.crossed, memo};
 
   const std::vector<ElementFault> space = fault_space(model.system, traffic.cables, options.scales);
   const std::vector<std::size_t> rows = screen_rows(d.measurements);

@@ -209,7 +209,8 @@ void place_collective(Measurement& m, std::vector<int> node_ids, std::vector<int
 double predict(const CalibratedModel& model,
                const Measurement& measurement,
                const models::SystemPreparation& prepare,
-               std::vector<std::string>* crossed) {
+               std::vector<std::string>* crossed,
+               models::RecurrenceMemo* memo) {
   models::SystemSpec spec = model.system;
   const bool placed = !measurement.node_ids.empty();
   // Only the measurement's own nodes are built: the cost of a prediction does not grow with
@@ -263,6 +264,7 @@ double predict(const CalibratedModel& model,
                   measurement.gpu_ids};
   request.calibration = model.collective;
   request.algorithm = measurement.algorithm;
+  request.recurrence_memo = memo;
   // A fit runs every row a hundred times or more: large rows run pipelined, which costs a
   // fraction of the chunk-accurate run and agrees with it within 2% where transfers are
   // bandwidth-bound (docs/validation.md); the others keep the default.

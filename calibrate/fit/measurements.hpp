@@ -10,6 +10,7 @@
 #include "calibrate/parse/nccl_tests.hpp"
 #include "calibrate/parse/perftest.hpp"
 #include "models/collective/collective_types.hpp"
+#include "models/collective/recurrence_memo.hpp"
 #include "models/system/rdma_bench.hpp"
 
 #include <cstdint>
@@ -75,11 +76,13 @@ void add_perftest(const parse::PerftestOutput& output,
 // (SystemSpec::built_nodes). `prepare` applies faults to the system built: on the nodes it has.
 // Collective rows of 32 MiB or more run pipelined. With `crossed`, adds the cables between
 // switches (leaf-spine, spine-core) that its traffic crosses, each by its upward link's name
-// ("leaf4>spine1.5"), once each and sorted. Throws sim::InputError when the system cannot run it
-// (more GPUs per node than it has, ...).
+// ("leaf4>spine1.5"), once each and sorted. `memo`, where given, keeps the collective's channel
+// recurrences for later predictions and answers from them (CollectiveRequest::recurrence_memo).
+// Throws sim::InputError when the system cannot run it (more GPUs per node than it has, ...).
 double predict(const CalibratedModel& model,
                const Measurement& measurement,
                const models::SystemPreparation& prepare = {},
-               std::vector<std::string>* crossed = nullptr);
+               std::vector<std::string>* crossed = nullptr,
+               models::RecurrenceMemo* memo = nullptr);
 
 }  // namespace railsim::calibrate::fit

@@ -514,7 +514,8 @@ std::unique_ptr<CollectiveCall> start_collective(const System& system,
           network, simulator, timing.base_latency, trace, std::move(report),
           [&] { return ring_dag(system, comm, plan, layout, timing, traced); },
           [&] {
-            return ring_pipeline(system, network, comm, std::move(plan), layout, timing, traced);
+            return ring_pipeline(system, network, comm, std::move(plan), layout, timing,
+                                 request.recurrence_memo, traced);
           });
     }
     case Algorithm::kTree: {

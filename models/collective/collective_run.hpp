@@ -21,6 +21,7 @@
 #include "models/collective/communicator.hpp"
 #include "models/collective/execution.hpp"
 #include "models/collective/nccl_tuning.hpp"
+#include "models/collective/recurrence_memo.hpp"
 #include "models/system/system.hpp"
 #include "sim/bytes.hpp"
 #include "sim/flow_network.hpp"
@@ -52,6 +53,10 @@ struct CollectiveRequest {
   // AllToAll only: uneven bytes per peer (all-to-all-v), shared by the calls that send them;
   // `size` is then what reports divide by (nccl-tests' algbw). Unset: size / n to each peer.
   std::shared_ptr<const PeerBytes> peer_bytes;
+  // Not owned, outlives the call: keeps the channels' recurrences for later calls that time the
+  // same channels at the same paces (a diagnosis's explanations, recurrence_memo.hpp), and
+  // answers from them. None: every call times its own.
+  RecurrenceMemo* recurrence_memo = nullptr;
 };
 
 struct CollectiveResult {

@@ -11,6 +11,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <span>
@@ -37,18 +39,47 @@ struct RingChannels final : ChannelModel {
   std::vector<std::vector<sim::Bytes>> pieces;    // per channel: RingPlan::loop_pieces, to share
   std::vector<std::size_t> shape;  // per channel: the first with its delays, posts and pieces
 
+  RecurrenceMemo* memo = nullptr;  // answers kept across calls, or none
+
   std::size_t recurrence_shape(int c) const override { return shape[at(c)]; }
 
-  // pipeline_time.hpp's recurrence, or its closed form for the longest rings.
+  // pipeline_time.hpp's recurrence, or its closed form for the longest rings; a memo's answer
+  // where it holds one for the same inputs.
   double recurrence_seconds(int c, std::span<const double> seconds_per_byte) const override {
-    std::vector<ConnectionPace> pace(seconds_per_byte.size());
-    for (std::size_t p = 0; p < pace.size(); ++p) {
-      pace[p].seconds_per_byte = seconds_per_byte[p];
-      pace[p].delay_s = sim::to_seconds(delay[at(c)][p]);
-      pace[p].post_s = sim::to_seconds(post[at(c)][p]);
+    const auto evaluate = [&] {
+      std::vector<ConnectionPace> pace(seconds_per_byte.size());
+      for (std::size_t p = 0; p < pace.size(); ++p) {
+        pace[p].seconds_per_byte = seconds_per_byte[p];
+        pace[p].delay_s = sim::to_seconds(delay[at(c)][p]);
+        pace[p].post_s = sim::to_seconds(post[at(c)][p]);
+      }
+      return closed_form ? pipeline_seconds_closed_form(plan, c, pace, streams)
+                         : pipeline_seconds(plan, c, pace, streams);
+    };
+    return memo ? memo->answer(recurrence_inputs(c, seconds_per_byte), evaluate) : evaluate();
+  }
+
+  // Every word evaluate() reads: what the plan's pieces of channel c and its pipeline follow
+  // from (RingPlan::loop_pieces, pipeline), how it is evaluated, and each connection's pace.
+  std::vector<std::uint64_t> recurrence_inputs(int c,
+                                               std::span<const double> seconds_per_byte) const {
+    const auto word = [](auto value) { return static_cast<std::uint64_t>(value); };
+    std::vector<std::uint64_t> inputs{word(plan.op),
+                                      word(plan.ranks),
+                                      word(plan.size.count),
+                                      word(plan.channels()),
+                                      word(c),
+                                      word(plan.chunking.chunk.count),
+                                      word(plan.chunking.slices),
+                                      word(closed_form),
+                                      word(streams)};
+    inputs.reserve(inputs.size() + 3 * seconds_per_byte.size());
+    for (std::size_t p = 0; p < seconds_per_byte.size(); ++p) {
+      inputs.push_back(std::bit_cast<std::uint64_t>(seconds_per_byte[p]));
+      inputs.push_back(word(delay[at(c)][p].count()));
+      inputs.push_back(word(post[at(c)][p].count()));
     }
-    return closed_form ? pipeline_seconds_closed_form(plan, c, pace, streams)
-                       : pipeline_seconds(plan, c, pace, streams);
+    return inputs;
   }
 
   // Nothing is delivered before the last byte has left, nor before every step but the last of
@@ -127,6 +158,7 @@ GroupPipeline ring_pipeline(const System& system,
                             RingPlan plan,
                             const RingLayout& layout,
                             const CollectiveTiming& timing,
+                            RecurrenceMemo* memo,
                             bool traced) {
   const int channels = plan.channels();
   const int connections = plan.connections();
@@ -201,6 +233,7 @@ GroupPipeline ring_pipeline(const System& system,
   pipeline.paths = routes.take_paths();
   ring->closed_form = !shared;
   ring->streams = timing.streams;
+  ring->memo = memo;
   // Every connection of a ring sends from the first step on, so all of the collective's flows
   // share; a Broadcast chain fills from its first hop, so a hop shares links only with the
   // other channels' hops at the same position.

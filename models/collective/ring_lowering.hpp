@@ -30,6 +30,7 @@
 #include "models/collective/communicator.hpp"
 #include "models/collective/execution.hpp"
 #include "models/collective/group_pipeline.hpp"
+#include "models/collective/recurrence_memo.hpp"
 #include "models/collective/ring_layout.hpp"
 #include "models/collective/ring_plan.hpp"
 #include "models/collective/transfer_dag.hpp"
@@ -46,13 +47,15 @@ TransferDag ring_dag(const System& system,
                      const CollectiveTiming& timing,
                      bool traced);
 
-// The timing reads the links' latencies and capacities from `network` now.
+// The timing reads the links' latencies and capacities from `network` now; `memo`, where given,
+// keeps the channels' recurrences for later calls and answers from what it kept.
 GroupPipeline ring_pipeline(const System& system,
                             const sim::FlowNetwork& network,
                             const Communicator& comm,
                             RingPlan plan,
                             const RingLayout& layout,
                             const CollectiveTiming& timing,
+                            RecurrenceMemo* memo,
                             bool traced);
 
 }  // namespace railsim::models

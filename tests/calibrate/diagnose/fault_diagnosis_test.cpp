@@ -678,7 +678,8 @@ TEST(FaultDiagnosis, APredictionStopsOnceItsRowsPassTheBound) {
   for (std::size_t i = 0; i < set.rows.size(); ++i) {
     healthy.push_back(fit::predict(model, set.rows[i], {}, &crossed[i]));
   }
-  const ExplanationContext c{model, set.rows, healthy, crossed};
+  models::RecurrenceMemo memo;
+  const ExplanationContext c{model, set.rows, healthy, crossed, memo};
   const std::vector<std::size_t> rows = screen_rows(set.rows);
   ASSERT_EQ(rows, (std::vector<std::size_t>{1, 3, 5}));  // the 1 GiB rows
   const ElementFault fault{FaultKind::kNicPort, 1, 3, 0.5};
