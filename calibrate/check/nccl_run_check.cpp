@@ -130,8 +130,9 @@ void check_prediction(const NcclEvidence& run,
   // Measured / predicted busbw of each row: the same size and formula, so the ratio of times.
   std::vector<double> ratios;
   double predicted_busbw = 0.0;
+  models::NcclVariablesApplied nccl;
   for (const NcclTestsRow* row : rows) {
-    const NcclPrediction p = predict_nccl(run, r, model, row->size_bytes);
+    NcclPrediction p = predict_nccl(run, r, model, row->size_bytes);
     if (!p.time_us) {
       f.next = p.why_not;
       out.push_back(std::move(f));
@@ -139,6 +140,7 @@ void check_prediction(const NcclEvidence& run,
     }
     ratios.push_back(*p.time_us / row->out_of_place.time_us);
     predicted_busbw = busbw_at(*row, *p.time_us);
+    nccl = std::move(p.nccl);
   }
   const double median = sim::median(ratios);
   const NcclTestsRow& last = *rows.back();
@@ -149,8 +151,11 @@ void check_prediction(const NcclEvidence& run,
   f.measured = fmt::format("{:.2f} GB/s; the median of {} row{} is {:.0f}% of the model",
                            last.out_of_place.busbw_GBps, rows.size(), rows.size() == 1 ? "" : "s",
                            100.0 * median);
-  if (run.env_value("NCCL_ALGO") || run.env_value("NCCL_PROTO")) {
-    f.expected += " (the model's own choice of algorithm and protocol)";
+  if (!nccl.applied.empty()) {
+    f.expected += fmt::format(" (with the job's {})", fmt::join(nccl.applied, ", "));
+  }
+  if (!nccl.not_applied.empty()) {
+    f.expected += fmt::format(" (NCCL's defaults for {})", fmt::join(nccl.not_applied, "; "));
   }
   if (median >= 1.0 - kNcclTolerance) {
     f.verdict = Verdict::kPass;
@@ -278,25 +283,33 @@ NcclPrediction predict_nccl(const NcclEvidence& log,
   std::vector<int> first(log.gpus.size());
   std::iota(first.begin(), first.end(), 0);
   if (!op) {
-    return {std::nullopt, run.op.empty()
-                              ? "the log does not name its program (no 'Collective test starting' "
-                                "line or command)"
-                              : fmt::format("the model does not run {}",
-                                            run.program.empty() ? run.op : run.program)};
+    return {std::nullopt,
+            run.op.empty() ? "the log does not name its program (no 'Collective test starting' "
+                             "line or command)"
+                           : fmt::format("the model does not run {}",
+                                         run.program.empty() ? run.op : run.program),
+            {}};
   }
   if (log.nodes.empty() || log.gpus.empty()) {
-    return {std::nullopt, std::string(kUnknownJobShape)};
+    return {std::nullopt, std::string(kUnknownJobShape), {}};
   }
   if (log.gpus != first) {
-    return {std::nullopt, fmt::format("the model runs GPUs 0 to {} of each node, the job used {}",
-                                      log.gpus.size() - 1, gpu_list(log.gpus))};
+    return {std::nullopt,
+            fmt::format("the model runs GPUs 0 to {} of each node, the job used {}",
+                        log.gpus.size() - 1, gpu_list(log.gpus)),
+            {}};
   }
   Measurement m;
   m.op = *op;
   m.nodes = static_cast<int>(log.nodes.size());
   m.gpus_per_node = static_cast<int>(log.gpus.size());
   m.size_bytes = size_bytes;
-  return {fit::predict(model, m), ""};
+  m.nccl_environment = fit::run_environment(run, log.env);
+  models::CollectiveRequest request;
+  request.op = m.op;
+  models::SystemSpec system = model.system;
+  return {fit::predict(model, m), "",
+          models::apply_nccl_variables(m.nccl_environment, request, system)};
 }
 
 double busbw_at(const NcclTestsRow& row, double time_us) {

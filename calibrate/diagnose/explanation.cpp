@@ -191,7 +191,7 @@ std::vector<std::size_t> screen_rows(const std::vector<Measurement>& measurement
     const auto same_run = [&m](const Measurement& o) {
       return o.kind == m.kind && o.op == m.op && o.nodes == m.nodes &&
              o.gpus_per_node == m.gpus_per_node && o.node_ids == m.node_ids &&
-             o.gpu_ids == m.gpu_ids && o.algorithm == m.algorithm;
+             o.gpu_ids == m.gpu_ids && o.nccl_environment == m.nccl_environment;
     };
     const auto larger =
         std::find_if(measurements.begin(), measurements.end(), [&](const Measurement& o) {

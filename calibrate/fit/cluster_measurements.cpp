@@ -29,12 +29,13 @@ void add_placed(MeasurementSet& part, MeasurementSet& set, Place place_row) {
 
 }  // namespace
 
-MeasurementSet cluster_measurements(const ClusterEvidence& evidence, const models::NodeSpec& node) {
+MeasurementSet cluster_measurements(const ClusterEvidence& evidence,
+                                    const models::SystemSpec& design) {
   MeasurementSet set;
   for (const PairEvidence& pair : evidence.pairs) {
     const std::optional<int> a = evidence.node_index(pair.node_a);
     const std::optional<int> b = evidence.node_index(pair.node_b);
-    const std::optional<int> nic = models::compute_nic_named(node, pair.device);
+    const std::optional<int> nic = models::compute_nic_named(design.node, pair.device);
     if (!a || !b || !nic) {
       set.notes.push_back(
           fmt::format("{}: not used: {}", parse::place(pair.log.file, 1),
@@ -63,7 +64,7 @@ MeasurementSet cluster_measurements(const ClusterEvidence& evidence, const model
       continue;
     }
     MeasurementSet part;
-    add_nccl_tests(log.log.output, log.log.file, part);
+    add_nccl_tests(log.log.output, log.log.file, design, part, log.env);
     add_placed(part, set, [&](Measurement& m) { place_collective(m, nodes, log.gpus); });
   }
   return set;

@@ -91,6 +91,21 @@ void note_transport(const parse::NcclDebugFacts& debug,
   }
 }
 
+// The run's NCCL variables its predictions cannot apply, each in a note at the run.
+void note_unapplied(const std::vector<models::NcclVariable>& variables,
+                    models::CollectiveOp op,
+                    const models::SystemSpec& design,
+                    const std::string& where,
+                    MeasurementSet& set) {
+  models::CollectiveRequest request;
+  request.op = op;
+  models::SystemSpec system = design;
+  for (const std::string& why :
+       models::apply_nccl_variables(variables, request, system).not_applied) {
+    set.notes.push_back(fmt::format("{}: {} (the prediction runs without it)", where, why));
+  }
+}
+
 }  // namespace
 
 std::optional<models::CollectiveOp> modelled_op(const std::string& name) {
@@ -106,7 +121,20 @@ const char* measured_unit(MeasurementKind kind) {
   return kind == MeasurementKind::kRdmaBandwidth ? "GB/s" : "us";
 }
 
-void add_nccl_tests(const NcclTestsOutput& output, const std::string& file, MeasurementSet& set) {
+std::vector<models::NcclVariable> run_environment(
+    const NcclTestsRun& run, const std::vector<models::NcclVariable>& environment) {
+  std::vector<models::NcclVariable> out = environment;
+  for (const parse::NcclSetting& s : run.environment) {
+    out.push_back({s.name, s.value});
+  }
+  return out;
+}
+
+void add_nccl_tests(const NcclTestsOutput& output,
+                    const std::string& file,
+                    const models::SystemSpec& design,
+                    MeasurementSet& set,
+                    const std::vector<models::NcclVariable>& environment) {
   note_transport(output.debug, file, set);
   for (const NcclTestsRun& run : output.runs) {
     const std::optional<models::CollectiveOp> op = modelled_op(run.op);
@@ -137,9 +165,12 @@ void add_nccl_tests(const NcclTestsOutput& output, const std::string& file, Meas
                                       nodes));
       continue;
     }
+    const std::vector<models::NcclVariable> variables = run_environment(run, environment);
+    note_unapplied(variables, *op, design, parse::place(file, run.line), set);
     for (const NcclTestsRow& row : run.rows) {
       Measurement m;
       m.kind = MeasurementKind::kCollectiveTime;
+      m.nccl_environment = variables;
       m.source = parse::place(file, row.line);
       m.op = *op;
       m.nodes = nodes;
@@ -251,19 +282,19 @@ double predict(const CalibratedModel& model,
   if (!placed) {
     spec.nodes = measurement.nodes;
   }
+  models::CollectiveRequest request;
+  request.op = measurement.op;
+  (void)models::apply_nccl_variables(measurement.nccl_environment, request, spec);
   sim::Simulator simulator;
   sim::FlowNetwork network(simulator);
   models::System system(spec, network);
   if (prepare) {
     prepare(system, network);
   }
-  models::CollectiveRequest request;
-  request.op = measurement.op;
   request.size = sim::bytes(measurement.size_bytes);
   request.comm = {measurement.nodes, measurement.gpus_per_node, measurement.node_ids,
                   measurement.gpu_ids};
   request.calibration = model.collective;
-  request.algorithm = measurement.algorithm;
   request.recurrence_memo = memo;
   // A fit runs every row a hundred times or more: large rows run pipelined, which costs a
   // fraction of the chunk-accurate run and agrees with it within 2% where transfers are

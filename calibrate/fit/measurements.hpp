@@ -10,6 +10,7 @@
 #include "calibrate/parse/nccl_tests.hpp"
 #include "calibrate/parse/perftest.hpp"
 #include "models/collective/collective_types.hpp"
+#include "models/collective/nccl_variables.hpp"
 #include "models/collective/recurrence_memo.hpp"
 #include "models/system/rdma_bench.hpp"
 
@@ -41,8 +42,9 @@ struct Measurement {
   std::vector<int> node_ids;
   std::vector<int> gpu_ids;  // collectives only
   int nic = 0;               // RDMA: the compute NIC at both ends
-  // Collectives: the algorithm the run forced (NCCL_ALGO); unset: NCCL's choice.
-  std::optional<models::Algorithm> algorithm;
+  // Collectives: the NCCL variables the run was made with (its log's, then its manifest's),
+  // applied to the prediction (nccl_variables.hpp); none: NCCL's defaults.
+  std::vector<models::NcclVariable> nccl_environment;
 };
 
 struct MeasurementSet {
@@ -61,10 +63,19 @@ std::optional<models::CollectiveOp> modelled_op(const std::string& nccl_tests_op
 // The unit of a kind's figures, for tables: "us" or "GB/s".
 const char* measured_unit(MeasurementKind kind);
 
-// Adds every usable row of a parsed output; what is left out goes to `notes`.
+// Adds every usable row of a parsed output; what is left out goes to `notes`, and so does each
+// NCCL variable of a run that its predictions on `design` cannot apply. `environment` (a
+// manifest's) comes under each run's own (NcclTestsRun::environment), which overrides it name by
+// name.
 void add_nccl_tests(const parse::NcclTestsOutput& output,
                     const std::string& file,
-                    MeasurementSet& set);
+                    const models::SystemSpec& design,
+                    MeasurementSet& set,
+                    const std::vector<models::NcclVariable>& environment = {});
+
+// The variables a run was made with: `environment` (a manifest's), then the run's own.
+std::vector<models::NcclVariable> run_environment(
+    const parse::NcclTestsRun& run, const std::vector<models::NcclVariable>& environment);
 void add_perftest(const parse::PerftestOutput& output,
                   const std::string& file,
                   MeasurementSet& set);

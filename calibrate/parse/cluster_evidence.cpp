@@ -239,7 +239,7 @@ void read_manifest_nccl(const JsonValue& entry,
   }
   if (const auto env = entry.find("env")) {
     for (const auto& [name, value] : env->members()) {
-      run.env.emplace_back(name, value.as_string());
+      run.env.push_back({name, value.as_string()});
     }
   }
   for (const std::string& host : run.nodes) {

@@ -20,6 +20,7 @@
 #include "calibrate/parse/nccl_tests.hpp"
 #include "calibrate/parse/nvidia_smi_topo.hpp"
 #include "calibrate/parse/perftest.hpp"
+#include "models/collective/nccl_variables.hpp"
 
 #include <optional>
 #include <string>
@@ -59,7 +60,7 @@ struct NcclEvidence {
   Evidence<NcclTestsOutput> log;
   std::vector<std::string> nodes;  // empty when neither the log nor the manifest says
   std::vector<int> gpus;           // GPU indices used on each node; empty when unknown
-  std::vector<std::pair<std::string, std::string>> env;
+  std::vector<models::NcclVariable> env;
 
   // The value the job gave an NCCL variable, or nothing.
   std::optional<std::string> env_value(const std::string& name) const;

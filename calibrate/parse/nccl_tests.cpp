@@ -149,10 +149,9 @@ class Reader {
   // An excerpt without "Collective test starting:" may still show the command that ran
   // ("mpirun ... ./all_reduce_perf -b 8 ..."): the program is taken from there.
   void note_program_in_command(std::string_view text) {
-    for (std::string_view word : split_fields(text)) {
-      word = word.substr(word.rfind('/') == std::string_view::npos ? 0 : word.rfind('/') + 1);
-      if (word.size() > kPerfSuffix.size() && word.ends_with(kPerfSuffix)) {
-        command_program_ = std::string(word);
+    for (const std::string_view word : split_fields(text)) {
+      if (const std::string_view program = perf_program(word); !program.empty()) {
+        command_program_ = std::string(program);
       }
     }
   }
@@ -385,6 +384,15 @@ NcclTestsOutput parse_nccl_tests(const TextInput& input) {
   const TextInput lines = without_launcher_prefixes(input);
   NcclTestsOutput output = Reader(lines).read();
   output.debug = read_nccl_debug(lines);
+  std::vector<RunLines> spans;
+  spans.reserve(output.runs.size());
+  for (const NcclTestsRun& run : output.runs) {
+    spans.push_back({run.line, run.rows.back().line});
+  }
+  std::vector<std::vector<NcclSetting>> environments = run_environments(lines, spans);
+  for (std::size_t i = 0; i < output.runs.size(); ++i) {
+    output.runs[i].environment = std::move(environments[i]);
+  }
   return output;
 }
 

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "calibrate/parse/nccl_debug.hpp"
+#include "calibrate/parse/nccl_environment.hpp"
 #include "calibrate/parse/text_input.hpp"
 
 #include <cstdint>
@@ -73,6 +74,8 @@ struct NcclTestsRun {
   // run that died): the rows are real but there may have been more.
   bool truncated = false;
   int line = 0;  // of the run's first line
+  // The NCCL variables the log shows it was run with (nccl_environment.hpp), sorted by name.
+  std::vector<NcclSetting> environment;
 
   // Ranks as the rank lines list them; 0 when the log has none.
   int ranks() const { return static_cast<int>(devices.size()); }

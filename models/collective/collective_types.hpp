@@ -93,9 +93,24 @@ class AlgorithmSet {
     return out;
   }
 
+  // Both sets' algorithms (an empty set stays every one).
+  constexpr AlgorithmSet operator|(AlgorithmSet other) const {
+    return empty() || other.empty() ? AlgorithmSet() : AlgorithmSet(bits_ | other.bits_);
+  }
+
+  // The set's algorithms (every one when empty) that are not in `other`, which names some; empty
+  // when none is left.
+  constexpr AlgorithmSet except(AlgorithmSet other) const {
+    return AlgorithmSet((empty() ? kAll : bits_) & ~other.bits_);
+  }
+
   constexpr bool operator==(const AlgorithmSet&) const = default;
 
  private:
+  static constexpr unsigned kAll = (1U << kAlgorithms.size()) - 1U;
+
+  constexpr explicit AlgorithmSet(unsigned bits) : bits_(bits) {}
+
   static constexpr unsigned bit(Algorithm algorithm) {
     return 1U << static_cast<unsigned>(algorithm);
   }

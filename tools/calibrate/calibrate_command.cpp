@@ -261,7 +261,7 @@ struct Inputs {
   std::vector<calibrate::fit::ProfileInput> inputs;
 };
 
-Inputs read_inputs(const CalibrateOptions& o) {
+Inputs read_inputs(const CalibrateOptions& o, const models::SystemSpec& design) {
   Inputs read;
   for (const auto& [files, format] :
        {std::pair{&o.perftest_files, "perftest"}, std::pair{&o.nccl_files, "nccl-tests"}}) {
@@ -275,7 +275,7 @@ Inputs read_inputs(const CalibrateOptions& o) {
       } else {
         calibrate::parse::NcclTestsOutput output = calibrate::parse::parse_nccl_tests(input);
         implausible = calibrate::parse::remove_implausible(output);
-        calibrate::fit::add_nccl_tests(output, file, read.set);
+        calibrate::fit::add_nccl_tests(output, file, design, read.set);
       }
       read.inputs.push_back({file, format, calibrate::fit::content_hash(input.text())});
       for (std::vector<std::string> warnings :
@@ -385,8 +385,8 @@ int run(const CalibrateOptions& o, std::ostream& out) {
   inputs.insert(inputs.end(), o.nccl_files.begin(), o.nccl_files.end());
   inputs.insert(inputs.end(), {o.system_name, o.profile_path, o.topo_path});
   check_output_file(o.output, "-o", inputs);
-  Inputs read = read_inputs(o);
   const calibrate::fit::CalibratedModel start = starting_model(o);
+  Inputs read = read_inputs(o, start.system);
   if (o.check) {
     return run_check(o, start, read.set, out);
   }

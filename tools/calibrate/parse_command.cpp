@@ -167,6 +167,10 @@ Json to_json(const parse::NcclTestsOutput& output) {
       entry["in_place"] = to_json(row.in_place);
       rows.push_back(entry);
     }
+    Json environment = Json::array();
+    for (const parse::NcclSetting& s : run.environment) {
+      environment.push_back({{"name", s.name}, {"value", s.value}, {"line", s.line}});
+    }
     runs.push_back({{"op", run.op.empty() ? Json(nullptr) : Json(run.op)},
                     {"program", run.program},
                     {"ranks", run.ranks() > 0 ? Json(run.ranks()) : Json(nullptr)},
@@ -177,6 +181,7 @@ Json to_json(const parse::NcclTestsOutput& output) {
                     {"out_of_bounds", or_null(run.out_of_bounds)},
                     {"avg_busbw_GBps", or_null(run.avg_busbw_GBps)},
                     {"truncated", run.truncated},
+                    {"nccl_environment", environment},
                     {"rows", rows}});
   }
   return {{"format", "nccl-tests"}, {"runs", runs}, {"nccl_debug", to_json(output.debug)}};

@@ -272,8 +272,7 @@ int run(const DiagnoseOptions& d, std::ostream& out) {
       o.system,
       model.system,
       calibrate::diagnose::diagnose(
-          model, calibrate::fit::cluster_measurements(evidence, model.system.node),
-          diagnosis_options),
+          model, calibrate::fit::cluster_measurements(evidence, model.system), diagnosis_options),
       std::move(hosts),
       nccl_setup_failures(evidence, model.system)};
   const std::string text =

@@ -443,6 +443,16 @@ TEST(ClusterCheck, Issue232IsFlaggedAtTheAffinityLayer) {
             std::string::npos)
       << f.next;
   EXPECT_NE(f.next.find("41.31 GB/s, at 32 MiB"), std::string::npos) << f.next;
+  // Its busbw is judged against the tree on its four NICs with two queue pairs, as the job ran;
+  // NCCL_IB_GID_INDEX changes no time.
+  const auto judged = std::find_if(report.findings.begin(), report.findings.end(),
+                                   [](const Finding& x) { return x.check == "busbw vs model"; });
+  ASSERT_NE(judged, report.findings.end());
+  EXPECT_NE(judged->expected.find("(with the job's NCCL_ALGO=Tree, "
+                                  "NCCL_IB_HCA=mlx5_0,mlx5_1,mlx5_4,mlx5_5, "
+                                  "NCCL_IB_QPS_PER_CONNECTION=2)"),
+            std::string::npos)
+      << judged->expected;
 }
 
 }  // namespace

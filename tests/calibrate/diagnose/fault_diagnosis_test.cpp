@@ -233,7 +233,7 @@ MeasurementSet measure(const ElementFault& fault,
     ar.size_bytes = std::int64_t{1} << 30;
     ar.node_ids = {a, b};
     ar.gpu_ids = {0, 1, 2, 3, 4, 5, 6, 7};
-    ar.algorithm = models::Algorithm::kRing;
+    ar.nccl_environment = {{"NCCL_ALGO", "Ring"}};
     rows.add(ar, 0.01);
   }
   return rows.take();

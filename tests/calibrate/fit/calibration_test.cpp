@@ -12,10 +12,13 @@
 #include "calibrate/parse/nccl_tests.hpp"
 #include "calibrate/parse/perftest.hpp"
 #include "calibrate/parse/text_input.hpp"
+#include "models/collective/collective_run.hpp"
 #include "models/hardware/node_presets.hpp"
 #include "models/scenario/scenario_error.hpp"
+#include "sim/flow_network.hpp"
 #include "sim/input_error.hpp"
 #include "sim/median.hpp"
+#include "sim/simulator.hpp"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -214,17 +217,65 @@ TEST(CalibrationInputs, InfoLinesOfTcpOrNoGdrAreNotedWithTheirLine) {
   };
   // The log names no collective (old nccl-tests): its one note says so, its rows are not used.
   MeasurementSet healthy;
-  add_nccl_tests(parse::parse_nccl_tests(TextInput("p4d.txt", text)), "p4d.txt", healthy);
+  add_nccl_tests(parse::parse_nccl_tests(TextInput("p4d.txt", text)), "p4d.txt",
+                 preset_model("dgx-a100").system, healthy);
   ASSERT_EQ(healthy.notes.size(), 1U);
   EXPECT_EQ(healthy.notes[0].rfind("p4d.txt:11: a run not used: the log does not name its", 0), 0U);
   replace_all("/GDRDMA", "");
   replace_all("Using network AWS Libfabric", "Using network Socket");
   MeasurementSet set;
-  add_nccl_tests(parse::parse_nccl_tests(TextInput("p4d.txt", text)), "p4d.txt", set);
+  add_nccl_tests(parse::parse_nccl_tests(TextInput("p4d.txt", text)), "p4d.txt",
+                 preset_model("dgx-a100").system, set);
   ASSERT_EQ(set.notes.size(), 3U);
   EXPECT_EQ(set.notes[0].rfind("p4d.txt:34: NCCL used TCP sockets between nodes", 0), 0U);
   EXPECT_EQ(set.notes[1].rfind("p4d.txt:151: NCCL reached the network without GPUDirect RDMA", 0),
             0U);
+}
+
+// A run's NCCL variables reach its predictions: the cluster01 1 x 8 log with an export pasted
+// above it forcing the ring predicts what the ring runs, not NCCL's NVLS on its NVSwitch; the
+// variable the model has no counterpart for is noted at each run.
+TEST(CalibrationInputs, ARunsNcclVariablesReachItsPredictions) {
+  const std::string path =
+      std::string(RAILSIM_TEST_DATA_DIR) + "/nccl-tests_5ops_h100_1node-8gpu_xxrjun-cluster01.txt";
+  const std::string text =
+      "export NCCL_ALGO=Ring NCCL_BUFFSIZE=8388608\n" + TextInput::from_file(path).text();
+  const CalibratedModel model = preset_model("dgx-h100");
+  MeasurementSet set;
+  add_nccl_tests(parse::parse_nccl_tests(TextInput("ring.txt", text)), "ring.txt", model.system,
+                 set);
+  const auto row = std::find_if(set.rows.begin(), set.rows.end(), [](const Measurement& m) {
+    return m.op == models::CollectiveOp::kAllReduce && m.size_bytes == (std::int64_t{1} << 30);
+  });
+  ASSERT_NE(row, set.rows.end());
+  EXPECT_EQ(row->nccl_environment, (std::vector<models::NcclVariable>{
+                                       {"NCCL_ALGO", "Ring"}, {"NCCL_BUFFSIZE", "8388608"}}));
+  const std::size_t buffsize_notes =
+      static_cast<std::size_t>(std::count_if(set.notes.begin(), set.notes.end(), [](const auto& n) {
+        return n.find("NCCL_BUFFSIZE=8388608: not modelled") != std::string::npos;
+      }));
+  EXPECT_EQ(buffsize_notes, parse::parse_nccl_tests(TextInput("ring.txt", text)).runs.size());
+
+  Measurement ring = *row;
+  Measurement nccl_choice = *row;
+  nccl_choice.nccl_environment.clear();
+  // The same row through a request forcing the ring directly (as `collective --algo ring`).
+  models::SystemSpec spec = model.system;
+  spec.nodes = 1;
+  sim::Simulator simulator;
+  sim::FlowNetwork network(simulator);
+  models::System system(spec, network);
+  models::CollectiveRequest request;
+  request.op = models::CollectiveOp::kAllReduce;
+  request.size = sim::bytes(row->size_bytes);
+  request.comm = {1, 8, {}, {}};
+  request.algorithm = models::Algorithm::kRing;
+  request.execution = models::Execution::kPipelined;
+  const double ring_us =
+      sim::to_us(models::run_collective(system, network, simulator, request).time);
+  EXPECT_DOUBLE_EQ(predict(model, ring), ring_us);
+  // NVLS reduces in the NVSwitch: each GPU sends its buffer once, where the ring sends it twice.
+  EXPECT_LT(predict(model, nccl_choice), 0.8 * ring_us);
 }
 
 // ---- held-out validation on real logs -----------------------------------------------------
@@ -233,7 +284,8 @@ MeasurementSet logs(const std::vector<std::string>& stems) {
   MeasurementSet set;
   for (const std::string& stem : stems) {
     const std::string path = std::string(RAILSIM_TEST_DATA_DIR) + "/" + stem + ".txt";
-    add_nccl_tests(parse::parse_nccl_tests(TextInput::from_file(path)), stem, set);
+    add_nccl_tests(parse::parse_nccl_tests(TextInput::from_file(path)), stem,
+                   preset_model("dgx-h100").system, set);
   }
   return set;
 }
