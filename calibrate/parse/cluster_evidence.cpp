@@ -381,6 +381,13 @@ ClusterEvidence read_directory(const std::string& path, bool strict) {
 }  // namespace
 
 std::optional<std::string> NcclEvidence::env_value(const std::string& name) const {
+  if (!log.output.runs.empty()) {
+    for (const NcclSetting& s : log.output.runs.front().environment) {
+      if (s.name == name) {
+        return s.value;
+      }
+    }
+  }
   for (const auto& [key, value] : env) {
     if (key == name) {
       return value;

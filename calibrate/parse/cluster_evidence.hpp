@@ -62,7 +62,8 @@ struct NcclEvidence {
   std::vector<int> gpus;           // GPU indices used on each node; empty when unknown
   std::vector<models::NcclVariable> env;
 
-  // The value the job gave an NCCL variable, or nothing.
+  // The value the job gave an NCCL variable: as its log's first run shows it
+  // (NcclTestsRun::environment), else as `env` gives it; or nothing.
   std::optional<std::string> env_value(const std::string& name) const;
 };
 

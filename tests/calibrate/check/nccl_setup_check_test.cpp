@@ -98,6 +98,16 @@ TEST(NcclSetupCheck, NcclsGdrLevelNamesDecideWhetherGdrIsExpected) {
             "log.txt: NCCL_NET_GDR_LEVEL=NEAR: expected LOC, PIX, PXB, PHB, NODE or SYS (or 0-5)");
 }
 
+TEST(NcclSetupCheck, TheLogsOwnGdrLevelComesBeforeTheManifests) {
+  // The manifest says SYS, but NCCL's INFO line in the log says LOC: GPUDirect RDMA was off as
+  // the job asked.
+  NcclEvidence run = job("IB", false);
+  run.env = {{"NCCL_NET_GDR_LEVEL", "SYS"}};
+  EXPECT_EQ(findings(run)[1].verdict, Verdict::kFail);
+  run.log.output.runs.emplace_back().environment = {{"NCCL_NET_GDR_LEVEL", "LOC", 7}};
+  EXPECT_EQ(findings(run)[1].verdict, Verdict::kPass);
+}
+
 TEST(NcclSetupCheck, FewerChannelsThanTheDesignFailCitingTheLine) {
   // A channel sends its rings through one NIC, and NCCL's search gives each of dgx-h100's eight
   // NICs at least one channel on a 2 x 8 job: one channel leaves seven NICs idle.
