@@ -50,10 +50,30 @@ FabricSpec superpod_b300() {
   return f;
 }
 
+constexpr std::string_view kSuperpodB300Xdr = "superpod-b300-xdr";
+
+// The Quantum-X800 compute fabric of a DGX SuperPOD with DGX B300 (the XDR and AC-power
+// variant): every GPU's ConnectX-8 one 800G XDR port, SUs of 72 nodes, rail-aligned, one leaf a
+// rail; Q3400 switches of 144 x 800G, 72 down and 72 up per leaf. The RA's counts (8 leaves and
+// 4 spines for 1 SU, 16 and 8 for 2, 32 and 18 for 4, 64 and 36 for 8, 144 and 72 for 18; as
+// many leaf-spine cables as node-leaf ones) are what the radix lays out.
+FabricSpec superpod_b300_xdr() {
+  FabricSpec f;
+  f.tiers = 2;
+  f.nodes_per_leaf = 72;
+  f.oversubscription = 1.0;
+  f.port_rate = sim::gbps(800);
+  f.switch_model = switch_model_named("q3400");
+  f.transport = Transport::kInfiniband;
+  f.rails = RailMapping::kAligned;
+  f.grows_by_radix = true;
+  return f;
+}
+
 }  // namespace
 
 std::vector<std::string> fabric_preset_names() {
-  return {std::string(kSuperpodH100), std::string(kSuperpodB300)};
+  return {std::string(kSuperpodH100), std::string(kSuperpodB300), std::string(kSuperpodB300Xdr)};
 }
 
 FabricSpec fabric_preset(std::string_view name) {
@@ -62,6 +82,9 @@ FabricSpec fabric_preset(std::string_view name) {
   }
   if (name == kSuperpodB300) {
     return superpod_b300();
+  }
+  if (name == kSuperpodB300Xdr) {
+    return superpod_b300_xdr();
   }
   const std::vector<std::string> names = fabric_preset_names();
   throw sim::InputError(fmt::format("unknown fabric preset '{}'{}; known presets: {}", name,

@@ -1,7 +1,8 @@
 // File: models/fabric/fabric_presets.hpp
 // Fabric presets from published reference architectures: superpod-h100, the compute fabric of
-// an NVIDIA DGX SuperPOD with DGX H100 (rail-optimised NDR InfiniBand), and superpod-b300, that of
-// a DGX SuperPOD with DGX B300 (twin-plane Spectrum-X RoCE, 400GbE, adaptive routing).
+// an NVIDIA DGX SuperPOD with DGX H100 (rail-optimised NDR InfiniBand), superpod-b300, that of
+// a DGX SuperPOD with DGX B300 (twin-plane Spectrum-X RoCE, 400GbE, adaptive routing), and
+// superpod-b300-xdr, that of its Quantum-X800 variant (rail-optimised XDR InfiniBand, 800G).
 // docs/scenarios.md gives the source of every figure.
 #pragma once
 

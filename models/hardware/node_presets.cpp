@@ -153,13 +153,15 @@ NodeSpec dgx_b200() {
 }
 
 // DGX B300: each GPU's ConnectX-8 SuperNIC sits on the GPU baseboard with a PCIe Gen6 switch of
-// its own, the GPU below it (PIX), its 800G as two 400G ports, one on each plane of a two-plane
-// fabric: ports 0 of the eight GPUs first, then ports 1, so rails 0-7 and 8-15 split into
-// planes as /system/fabric/planes: 2 splits them. The host side is assumed (docs/hardware.md).
-NodeSpec dgx_b300() {
+// its own, the GPU below it (PIX). Its 800G runs as `ports` ports of `port_rate`: two 400G
+// ports, one on each plane of the Spectrum-X twin-plane fabric (ports 0 of the eight GPUs first,
+// then ports 1, so rails 0-7 and 8-15 split into planes as /system/fabric/planes: 2 splits
+// them), or one 800G XDR port on the Quantum-X800 fabric. The host side is assumed
+// (docs/hardware.md).
+NodeSpec dgx_b300(std::string name, const std::string& nics, int ports, sim::Bandwidth port_rate) {
   constexpr PcieLink kGen6x16{6, 16};
   NodeSpec node = two_socket_node(
-      "dgx-b300", "8x B300, NVLink 5 via 2 NVSwitch, 8x ConnectX-8 800G as 2x 400G, PCIe Gen6",
+      std::move(name), "8x B300, NVLink 5 via 2 NVSwitch, 8x ConnectX-8 " + nics + ", PCIe Gen6",
       "Intel Xeon 6776P (assumed)", sim::gbytes_per_s(409.6), sim::gbytes_per_s(40), nvlink5(2));
   NodeBuilder b(node);
   const int numa[2] = {b.numa(0, 0, "0-63,128-191"), b.numa(1, 1, "64-127,192-255")};
@@ -168,10 +170,10 @@ NodeSpec dgx_b300() {
     supernic[g] = b.pcie_switch(b.host_bridge(numa[g / 4]), kGen6x16);
     b.gpu("B300-SXM-288GB", supernic[g], kGen6x16);
   }
-  for (int port = 0; port < 2; ++port) {
+  for (int port = 0; port < ports; ++port) {
     for (int g = 0; g < 8; ++g) {
       b.nic(connectx(fmt::format("mlx5_{}", 8 * port + g), "ConnectX-8", supernic[g], kGen6x16,
-                     sim::gbps(400), NicRole::kCompute));
+                     port_rate, NicRole::kCompute));
     }
   }
   return node;
@@ -334,7 +336,8 @@ constexpr Preset kPresets[] = {
     {"dgx-h100", [] { return dgx_h100("dgx-h100", "H100-SXM5-80GB"); }},
     {"hgx-h200", [] { return dgx_h100("hgx-h200", "H200-SXM-141GB"); }},
     {"dgx-b200", dgx_b200},
-    {"dgx-b300", dgx_b300},
+    {"dgx-b300", [] { return dgx_b300("dgx-b300", "800G as 2x 400G", 2, sim::gbps(400)); }},
+    {"dgx-b300-xdr", [] { return dgx_b300("dgx-b300-xdr", "XDR 800G", 1, sim::gbps(800)); }},
     {"gh200", gh200},
     {"gb200-nvl72",
      [] {

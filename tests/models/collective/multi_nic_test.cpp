@@ -3,6 +3,7 @@
 // on two ports per GPU against the closed forms of one port of twice the rate.
 #include "models/collective/collective_run.hpp"
 #include "models/collective/nic_affinity.hpp"
+#include "models/fabric/fabric_presets.hpp"
 #include "models/fabric/wire.hpp"
 #include "models/hardware/node_presets.hpp"
 #include "models/scenario/system_file.hpp"
@@ -233,17 +234,11 @@ TEST(MultiNic, IbHcaKeepsAGpuToTheNicsItLists) {
   EXPECT_NEAR(sim::to_seconds(r.time), time, 0.01 * time);
 }
 
-TEST(MultiNic, Dgx300sTwoPlanesCarryTheRingAtTheGpusGen6Link) {
-  // dgx-b300 on a two-plane fabric: each GPU's ConnectX-8 is two 400G ports, one on each plane
-  // (rails 0-7, 8-15). 2 x 8, 8 GiB ring AllReduce, Simple, 32 channels: channel c leaves by
-  // port c / 8 mod 2, so no hop leaves its plane, and each GPU sends 4 channels through its PCIe
-  // Gen6 x16 link, 64 GT/s x 16 x 242/256 / 8 x 0.78 = 94.37 GB/s, below the two ports' 99.37:
-  // 8 x 94.37 GB/s of busbw moves 2 x 15/16 x 8 GiB in 21.34 ms; 8 loops of 30 steps post 239 x
-  // 3 us; + 8.4 us.
-  SystemSpec spec;
-  spec.node = node_preset("dgx-b300");
-  spec.nodes = 2;
-  spec.fabric.planes = 2;
+// A 2 x 8, 8 GiB ring AllReduce, Simple, 32 channels on `spec`, against its closed form where
+// every GPU sends its 4 channels through its PCIe Gen6 x16 link, 64 GT/s x 16 x 242/256 / 8 x
+// 0.78 = 94.37 GB/s: 8 x 94.37 GB/s of busbw moves 2 x 15/16 x 8 GiB in 21.34 ms; 8 loops of 30
+// steps post 239 x 3 us; + 8.4 us. GPU 3's NICs are `gpu3_nics`.
+void expect_the_ring_at_the_gen6_link(const SystemSpec& spec, const std::vector<int>& gpu3_nics) {
   sim::Simulator simulator;
   sim::FlowNetwork network(simulator);
   const System system(spec, network);
@@ -255,7 +250,28 @@ TEST(MultiNic, Dgx300sTwoPlanesCarryTheRingAtTheGpusGen6Link) {
   const double bytes = 2.0 * 15.0 / 16.0 * 8.0 * 1073741824.0;
   const double time = bytes / (8.0 * gen6_GBps * 1e9) + 239 * 3e-6 + 8.4e-6;
   EXPECT_NEAR(sim::to_seconds(r.time), time, 0.01 * time);
-  EXPECT_EQ(gpu_nics(system, 0, 8)[3], (std::vector<int>{3, 11}));
+  EXPECT_EQ(gpu_nics(system, 0, 8)[3], gpu3_nics);
+}
+
+TEST(MultiNic, Dgx300sTwoPlanesCarryTheRingAtTheGpusGen6Link) {
+  // dgx-b300 on a two-plane fabric: each GPU's ConnectX-8 is two 400G ports, one on each plane
+  // (rails 0-7, 8-15), 99.37 GB/s of payload together, above the GPU's link. Channel c leaves
+  // by port c / 8 mod 2, so no hop leaves its plane.
+  SystemSpec spec;
+  spec.node = node_preset("dgx-b300");
+  spec.nodes = 2;
+  spec.fabric.planes = 2;
+  expect_the_ring_at_the_gen6_link(spec, {3, 11});
+}
+
+TEST(MultiNic, Dgx300XdrsOnePortCarriesTheSameRingAsTwoPlanes) {
+  // dgx-b300-xdr on superpod-b300-xdr: each GPU's ConnectX-8 as one 800G XDR port, again 99.37
+  // GB/s of payload above the GPU's link: the same closed form through one port.
+  SystemSpec spec;
+  spec.node = node_preset("dgx-b300-xdr");
+  spec.nodes = 2;
+  spec.fabric = fabric_preset("superpod-b300-xdr");
+  expect_the_ring_at_the_gen6_link(spec, {3});
 }
 
 TEST(MultiNic, TheShippedSixteenPortScenarioRunsBothPortsOfEveryGpu) {

@@ -17,6 +17,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -176,6 +177,27 @@ TEST(FabricSizing, SuperpodB300TakesTheReferenceArchitecturesSpinesInTwinPlanes)
   const FabricSpec past = fabric_for_nodes(fabric_preset("superpod-b300"), 1025, kB300Rails);
   EXPECT_EQ(past.tiers, 3);
   EXPECT_EQ(past.planes, 2);
+}
+
+TEST(FabricSizing, SuperpodB300XdrTakesTheReferenceArchitecturesSpines) {
+  // The DGX SuperPOD B300 XDR RA (Architecture, Table 3): 1, 2, 4, 8 and 18 SUs of 72 nodes have
+  // 8, 16, 32, 64 and 144 leaves and 4, 8, 18, 36 and 72 spines, as many leaf-spine cables as
+  // node-leaf ones. A Q3400's 144 x 800G: 72 down and 72 up per leaf; the fewest spines that
+  // take 8 x units leaves' 72 uplinks each and divide 72: a 4-SU spine takes 4 from each of 32
+  // leaves (128 ports), an 18-SU spine one from each of 144.
+  const std::vector<std::tuple<int, int, int>> units_spines_ports = {
+      {1, 4, 144}, {2, 8, 144}, {4, 18, 128}, {8, 36, 128}, {18, 72, 144}};
+  for (const auto& [units, spines, spine_ports] : units_spines_ports) {
+    const int nodes = 72 * units;
+    const FabricSpec f = fabric_for_nodes(fabric_preset("superpod-b300-xdr"), nodes, kRails);
+    EXPECT_EQ(f.tiers, 2) << nodes << " nodes";
+    EXPECT_EQ(f.spines, spines) << nodes << " nodes";
+    const TierPorts p = ports_needed(f, nodes, kRails);
+    EXPECT_EQ(p.leaf, 144) << nodes << " nodes";
+    EXPECT_EQ(p.spine, spine_ports) << nodes << " nodes";
+  }
+  // A 19th unit's leaves do not fit a spine: a third tier.
+  EXPECT_EQ(fabric_for_nodes(fabric_preset("superpod-b300-xdr"), 72 * 18 + 1, kRails).tiers, 3);
 }
 
 TEST(FabricPreset, AnUnknownNameIsToldTheNearest) {

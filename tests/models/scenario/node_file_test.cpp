@@ -339,10 +339,11 @@ TEST(NodeFile, APresetsKeptSectionsMustFitTheReplacedOnes) {
       node, "/system/node/numa_nodes",
       R"(the preset's host bridge hb0 is on NUMA node 3, which this list lacks (replace "host_bridges" too))");
   node = Json::parse(R"({"preset": "dgx-h10"})");
-  expect_error(node, "/system/node/preset",
-               "unknown node preset 'dgx-h10' (did you mean 'dgx-h100'?); known presets: "
-               "dgx-a100, dgx-h100, hgx-h200, dgx-b200, dgx-b300, gh200, gb200-nvl72, gb300-nvl72, "
-               "a100-pcie-nvlink-bridge");
+  expect_error(
+      node, "/system/node/preset",
+      "unknown node preset 'dgx-h10' (did you mean 'dgx-h100'?); known presets: "
+      "dgx-a100, dgx-h100, hgx-h200, dgx-b200, dgx-b300, dgx-b300-xdr, gh200, gb200-nvl72, "
+      "gb300-nvl72, a100-pcie-nvlink-bridge");
 }
 
 }  // namespace
