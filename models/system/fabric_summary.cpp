@@ -46,6 +46,10 @@ FabricSummary summarize(const System& system, const sim::FlowNetwork& network) {
     s.requested_core_oversubscription = fabric.core_oversubscription;
   }
   s.line_rate = fabric.port_rate;
+  for (const int nic : system.compute_nics()) {
+    s.nic_line_rate =
+        std::max(s.nic_line_rate, spec.node.nics.at(static_cast<std::size_t>(nic)).port_rate);
+  }
   s.wire_efficiency = wire_efficiency(fabric.transport, fabric.mtu);
   s.requested_oversubscription = fabric.oversubscription;
   s.total_links = static_cast<int>(network.link_count());

@@ -49,6 +49,7 @@ struct FabricSummary {
   // than a spine has uplinks, those of its core group.
   std::vector<int> uplinks_to_core;
   sim::Bandwidth line_rate;                      // the fabric's port rate, before headers
+  sim::Bandwidth nic_line_rate;                  // the fastest compute NIC's, before headers
   double wire_efficiency = 0.0;                  // payload share at the fabric's transport and MTU
   sim::Bandwidth node_port_rate;                 // one NIC port: min(NIC, fabric) line rate x wire
   sim::Bandwidth port_rate;                      // one leaf-spine cable: line rate x wire

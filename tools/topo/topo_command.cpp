@@ -207,8 +207,14 @@ void print_fabric_text(const models::SystemSpec& spec,
   row("Line rate", in_gbps(s.line_rate) + " per port and direction");
   row("Wire efficiency",
       fmt::format("{:.4f} (payload share at MTU {})", s.wire_efficiency, fabric.mtu));
+  // A NIC faster than the fabric's ports trains down to them: said, since a node preset alone
+  // gets the default fabric's 400G ports whatever its NICs.
   row("Port rate, node to leaf",
-      fmt::format("{} payload ({})", in_gbps(s.node_port_rate), in_gbytes(s.node_port_rate)));
+      fmt::format(
+          "{} payload ({}){}", in_gbps(s.node_port_rate), in_gbytes(s.node_port_rate),
+          s.nic_line_rate > s.line_rate
+              ? fmt::format("; the NICs' {} held to the fabric's ports", in_gbps(s.nic_line_rate))
+              : std::string()));
   row("Port rate, leaf to spine",
       fmt::format("{} payload ({})", in_gbps(s.port_rate), in_gbytes(s.port_rate)));
   tier3_row("Port rate, spine to core", [&] {
@@ -290,6 +296,7 @@ nlohmann::ordered_json fabric_json(const models::SystemSpec& spec, const models:
   j["transport"] = transport_key(spec.fabric.transport);
   j["mtu_bytes"] = spec.fabric.mtu;
   j["line_rate_Gbps"] = s.line_rate.in_gbps();
+  j["nic_line_rate_Gbps"] = s.nic_line_rate.in_gbps();
   j["wire_efficiency"] = s.wire_efficiency;
   j["node_port_rate_Gbps"] = s.node_port_rate.in_gbps();
   j["port_rate_Gbps"] = s.port_rate.in_gbps();

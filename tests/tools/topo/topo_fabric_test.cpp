@@ -132,6 +132,17 @@ TEST(TopoFabric, SlowerNicsShowInTheNodePortRate) {
   EXPECT_EQ(rows.at("Bisection bandwidth"), "1589.91 GB/s per direction");
 }
 
+TEST(TopoFabric, NicsFasterThanTheFabricAreSaidToTrainDown) {
+  // dgx-b300-xdr's 800G XDR ports on the default fabric's 400G: each trains at 400, 397.48 Gb/s
+  // of payload at MTU 4096; on its own preset's 800G ports, 794.95 and nothing to say.
+  const auto held = fabric_rows(run({"--system", "dgx-b300-xdr", "--nodes", "2"}));
+  EXPECT_EQ(held.at("Port rate, node to leaf"),
+            "397.48 Gb/s payload (49.68 GB/s); the NICs' 800.00 Gb/s held to the fabric's ports");
+  const auto matched =
+      fabric_rows(run({"--system", RAILSIM_SOURCE_DIR "/scenarios/superpod-b300-xdr-576n.json"}));
+  EXPECT_EQ(matched.at("Port rate, node to leaf"), "794.95 Gb/s payload (99.37 GB/s)");
+}
+
 TEST(TopoFabric, LinksListsTheNamesFaultsUse) {
   const std::string text = run({"--system", "dgx-h100", "--links"});
   EXPECT_NEAR(listed_capacity(text, "n0.mlx5_0>leaf0"), 397.48, 1e-9);
