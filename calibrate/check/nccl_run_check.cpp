@@ -4,6 +4,7 @@
 #include "calibrate/fit/measurements.hpp"
 #include "calibrate/parse/text_input.hpp"
 #include "models/hardware/path_class.hpp"
+#include "models/system/ib_hca.hpp"
 #include "sim/bytes.hpp"
 #include "sim/input_error.hpp"
 #include "sim/median.hpp"
@@ -37,29 +38,18 @@ std::string gpu_list(const std::vector<int>& gpus) {
   return fmt::format("{}", fmt::join(names, ", "));
 }
 
-// NCCL_IB_HCA: a comma list of NIC names, each matched as a prefix ("mlx5" takes every mlx5_N)
-// unless the list starts with '=' (exact names); a list starting with '^' excludes instead.
-// ":PORT" suffixes are ignored: the design has one port per NIC.
-bool hca_selects(std::string_view list, const std::string& nic) {
-  bool exclude = false;
-  bool exact = false;
-  if (!list.empty() && list.front() == '^') {
-    exclude = true;
-    list.remove_prefix(1);
+// NCCL_IB_HCA as the job gave it, or nothing.
+std::optional<models::IbHcaFilter> job_ib_hca(const NcclEvidence& run) {
+  const std::optional<std::string> value = run.env_value("NCCL_IB_HCA");
+  if (!value) {
+    return std::nullopt;
   }
-  if (!list.empty() && list.front() == '=') {
-    exact = true;
-    list.remove_prefix(1);
+  try {
+    return models::parse_ib_hca(*value);
+  } catch (const sim::InputError& error) {
+    throw sim::InputError(
+        fmt::format("{}: NCCL_IB_HCA={}: {}", run.log.file, *value, error.what()));
   }
-  bool listed = false;
-  while (!list.empty()) {
-    const std::size_t comma = list.find(',');
-    std::string_view item = list.substr(0, comma);
-    item = item.substr(0, item.find(':'));
-    listed = listed || (exact ? nic == item : !item.empty() && nic.starts_with(item));
-    list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
-  }
-  return listed != exclude;
 }
 
 // The best out-of-place busbw of the log, and the row it is on.
@@ -206,7 +196,7 @@ void check_nccl_affinity(const NcclEvidence& run,
     out.push_back(std::move(f));
     return;
   }
-  const std::optional<std::string> hca = run.env_value("NCCL_IB_HCA");
+  const std::optional<models::IbHcaFilter> hca = job_ib_hca(run);
   const models::PathClass level = job_gdr_level(run, design);
   if (level == models::PathClass::kSelf) {
     // Without GPUDirect RDMA every NIC reads and writes host memory: no NIC is near enough.
@@ -222,7 +212,7 @@ void check_nccl_affinity(const NcclEvidence& run,
   int used = 0;
   for (std::size_t n = 0; n < node.nics.size(); ++n) {
     const models::Nic& nic = node.nics[n];
-    if (hca ? !hca_selects(*hca, nic.name) : nic.role != models::NicRole::kCompute) {
+    if (hca ? !models::ib_hca_allows(*hca, nic) : nic.role != models::NicRole::kCompute) {
       continue;
     }
     ++used;

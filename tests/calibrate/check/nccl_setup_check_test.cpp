@@ -159,6 +159,28 @@ TEST(NcclSetupCheck, AJobWithoutGdrHasNoNicAffinityToJudge) {
   EXPECT_NE(out[0].next.find("NCCL_NET_GDR_LEVEL=LOC"), std::string::npos);
 }
 
+TEST(NcclSetupCheck, TheJobsNicListIsReadAsNcclReadsIt) {
+  // dgx-h100's mlx5_1 is a storage function beside GPU0's compute NIC, mlx5_10 and mlx5_11 GPU6's
+  // and GPU7's compute NICs: the list "mlx5_1" takes all three as prefixes, "=mlx5_1" the one.
+  const models::SystemSpec design = models::scenario::system_from_argument("dgx-h100").system;
+  const auto expected = [&](const std::string& list) {
+    NcclEvidence run = job("IB", true);
+    run.env = {{"NCCL_IB_HCA", list}};
+    std::vector<Finding> out;
+    check_nccl_affinity(run, design, out);
+    return out.at(0).expected;
+  };
+  EXPECT_EQ(expected("mlx5_1").rfind("each of the job's 3 NICs within PXB", 0), 0U);
+  EXPECT_EQ(expected("=mlx5_1").rfind("each of the job's 1 NICs within PXB", 0), 0U);
+  NcclEvidence run = job("IB", true);
+  run.env = {{"NCCL_IB_HCA", "mlx5_0:x"}};
+  std::vector<Finding> out;
+  EXPECT_EQ(railsim::test::input_error_text([&] {
+              check_nccl_affinity(run, design, out);
+            }).rfind("log.txt: NCCL_IB_HCA=mlx5_0:x: ", 0),
+            0U);
+}
+
 TEST(NcclSetupCheck, ALogWithoutInfoLinesIsSkippedSayingHowToGetThem) {
   NcclEvidence run;
   run.label = "job";
