@@ -19,9 +19,8 @@ void add_gdr_level_option(boost::program_options::options_description& options,
             level = models::gdr_level_named(text);
             if (!level) {
               throw sim::InputError(
-                  fmt::format("--gdr-level: expected LOC, PIX, PXB, PHB, NODE, SYS or 0-5 "
-                              "(NCCL_NET_GDR_LEVEL), got '{}'",
-                              text));
+                  fmt::format("--gdr-level: expected NCCL_NET_GDR_LEVEL's {}, got '{}'",
+                              models::kGdrLevelValues, text));
             }
           }),
       "NCCL_NET_GDR_LEVEL: the farthest GPU-NIC distance with GPUDirect RDMA (LOC: never), over "

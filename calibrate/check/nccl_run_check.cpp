@@ -167,9 +167,8 @@ models::PathClass job_gdr_level(const NcclEvidence& run, const models::SystemSpe
   if (const std::optional<models::PathClass> level = models::gdr_level_named(*value)) {
     return *level;
   }
-  throw sim::InputError(
-      fmt::format("{}: NCCL_NET_GDR_LEVEL={}: expected LOC, PIX, PXB, PHB, NODE or SYS (or 0-5)",
-                  run.log.file, *value));
+  throw sim::InputError(fmt::format("{}: NCCL_NET_GDR_LEVEL={}: expected {}", run.log.file, *value,
+                                    models::kGdrLevelValues));
 }
 
 void check_nccl_affinity(const NcclEvidence& run,

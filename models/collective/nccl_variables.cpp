@@ -212,7 +212,7 @@ class Applier {
     if (name == "NCCL_NET_GDR_LEVEL") {
       const std::optional<PathClass> level = gdr_level_named(value);
       if (!level) {
-        return "expected LOC, PIX, PXB, PHB, NODE or SYS (or 0-5)";
+        return fmt::format("expected {}", kGdrLevelValues);
       }
       system_.gdr_level = *level;
       return std::nullopt;

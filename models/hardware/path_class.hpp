@@ -27,6 +27,9 @@ const char* to_string(PathClass path_class);
 // anything else.
 std::optional<PathClass> gdr_level_named(std::string_view value);
 
+// What gdr_level_named takes, for messages.
+inline constexpr std::string_view kGdrLevelValues = "LOC, PIX, PXB, PHB, NODE or SYS (or 0-5)";
+
 // The name of a GDR level as NCCL_NET_GDR_LEVEL spells it: "LOC" for kSelf, else to_string.
 const char* gdr_level_name(PathClass level);
 

@@ -55,7 +55,8 @@ TEST(GdrLevelOption, AValueNcclDoesNotTakeIsBadInputNamingTheOption) {
       run(args, out);
       ADD_FAILURE() << "no error for --gdr-level PIXX";
     } catch (const sim::InputError& e) {
-      EXPECT_NE(std::string(e.what()).find("--gdr-level: expected LOC, PIX, PXB, PHB, NODE, SYS"),
+      EXPECT_NE(std::string(e.what()).find(
+                    "--gdr-level: expected NCCL_NET_GDR_LEVEL's LOC, PIX, PXB, PHB, NODE or SYS"),
                 std::string::npos)
           << e.what();
     }
