@@ -77,6 +77,29 @@ TEST(FabricSizing, AThirdTierTakesPodsOfFourUnitsUnderCorePlanes) {
   EXPECT_EQ(ports_needed(full, 8192, kRails).core, 64);
 }
 
+TEST(FabricSizing, ThreeTiersTakeTheB200ReferenceArchitecturesSpinesAndCores) {
+  // The DGX SuperPOD B200 RA (Architecture, the table of larger SuperPODs) builds the same
+  // fabric: 32-node SUs of 8 rails on 64-port 400G switches, every cable count equal to the
+  // node-leaf count. Its rows: 2, 4 and 8 SUs on 16, 32 and 64 leaves under 8, 16 and 32 spines;
+  // 16, 32 and 64 SUs on 128, 256 and 512 leaves, as many spines, and 64, 128 and 256 cores
+  // (docs.nvidia.com/dgx-superpod/reference-architecture-scalable-infrastructure-b200).
+  const std::vector<std::tuple<int, int, int, int>> units_leaves_spines_cores = {
+      {2, 16, 8, 0},      {4, 32, 16, 0},      {8, 64, 32, 0},
+      {16, 128, 128, 64}, {32, 256, 256, 128}, {64, 512, 512, 256}};
+  for (const auto& [units, leaves, spines, cores] : units_leaves_spines_cores) {
+    const int nodes = 32 * units;
+    const FabricSpec f = superpod(nodes);
+    EXPECT_EQ(f.tiers, cores == 0 ? 2 : 3) << nodes << " nodes";
+    EXPECT_EQ(kRails * units, leaves);
+    if (cores == 0) {
+      EXPECT_EQ(f.spines, spines) << nodes << " nodes";
+    } else {
+      EXPECT_EQ(f.spines * (units / f.units_per_pod), spines) << nodes << " nodes";
+      EXPECT_EQ(f.cores, cores) << nodes << " nodes";
+    }
+  }
+}
+
 TEST(FabricSizing, BeyondThreeSharedTiersTheRailsSplitIntoTheFewestPlanesThatReach) {
   // A plane of R rails puts 32 / R units in a pod (a spine's 32 downlinks, one per leaf) and the
   // cores join 64 pods: 64 x 32 / R x 32 nodes, 8,192 for R = 8, 16,384 for 4 (two planes),
