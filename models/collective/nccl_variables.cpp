@@ -149,11 +149,15 @@ bool one_of(const std::string& name, const std::array<std::string_view, N>& name
 }
 
 // Whether a variable changes nothing the model times: it changes no time at all, it is a channel
-// bound (Applier::channels takes those), or it is a tuner's setting for an operation the tuner
-// does not choose for (the point-to-point ones, or one its per-function list leaves out).
+// bound (Applier::channels takes those), it is a tuner's setting for an operation the tuner does
+// not choose for (the point-to-point ones, or one its per-function list leaves out), or
+// NCCL_P2P_PXN_LEVEL on a collective.
 bool passed_over(const std::string& name, std::string_view value, CollectiveOp op) {
   if (one_of(name, kTimeless) || one_of(name, kMinChannelNames) || one_of(name, kMaxChannelNames)) {
     return true;
+  }
+  if (name == "NCCL_P2P_PXN_LEVEL") {
+    return !is_point_to_point(op);  // the point-to-point calls' alone
   }
   const bool tuner = name == "NCCL_ALGO" || name == "NCCL_PROTO" || name == "NCCL_NVLS_ENABLE";
   return tuner && (is_point_to_point(op) ||
@@ -190,12 +194,26 @@ class Applier {
     if (name == "NCCL_CROSS_NIC") {
       return set_integer(value, 0, 2, request_.cross_nic);
     }
+    // PXN is on unless either variable turns it off, whichever comes first.
     if (name == "NCCL_PXN_DISABLE") {
       int disabled = 0;
       if (auto why = set_integer(value, 0, 1, disabled)) {
         return why;
       }
-      request_.pxn = disabled == 0;
+      request_.pxn = request_.pxn && disabled == 0;
+      return std::nullopt;
+    }
+    if (name == "NCCL_P2P_PXN_LEVEL") {
+      // 0 never, 1 only where the receiver's NIC is out of the sender's PCIe reach, 2 (the
+      // default, which the model runs) wherever it keeps the message on the receiver's rail.
+      int level = 2;
+      if (auto why = set_integer(value, 0, 2, level)) {
+        return why;
+      }
+      if (level == 1) {
+        return "level 1 (PXN only where needed) is not modelled: predicted at 2";
+      }
+      request_.pxn = request_.pxn && level == 2;
       return std::nullopt;
     }
     if (name == "NCCL_IB_QPS_PER_CONNECTION") {

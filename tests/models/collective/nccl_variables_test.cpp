@@ -130,6 +130,28 @@ TEST(NcclVariables, IntegersPxnQueuePairsAndTheLaterOfTwo) {
                                                             "expected an integer from 1 to 128"}));
 }
 
+TEST(NcclVariables, PxnIsOnUnlessEitherVariableTurnsItOff) {
+  // fabric-facts §2: NCCL_P2P_PXN_LEVEL 0 never, 1 only if needed, 2 (default) as much as
+  // possible; NCCL_PXN_DISABLE=1 off whatever the level.
+  EXPECT_FALSE(apply(CollectiveOp::kAllToAll, {{"NCCL_P2P_PXN_LEVEL", "0"}}).request.pxn);
+  EXPECT_FALSE(
+      apply(CollectiveOp::kAllToAll, {{"NCCL_P2P_PXN_LEVEL", "0"}, {"NCCL_PXN_DISABLE", "0"}})
+          .request.pxn);
+  EXPECT_FALSE(
+      apply(CollectiveOp::kAllToAll, {{"NCCL_PXN_DISABLE", "1"}, {"NCCL_P2P_PXN_LEVEL", "2"}})
+          .request.pxn);
+  EXPECT_TRUE(apply(CollectiveOp::kAllToAll, {{"NCCL_P2P_PXN_LEVEL", "2"}}).request.pxn);
+  const Applied one = apply(CollectiveOp::kSendRecv, {{"NCCL_P2P_PXN_LEVEL", "1"}});
+  EXPECT_TRUE(one.request.pxn);
+  EXPECT_EQ(one.said.not_applied,
+            (std::vector<std::string>{"NCCL_P2P_PXN_LEVEL=1: level 1 (PXN only where needed) is "
+                                      "not modelled: predicted at 2"}));
+  // The level is the point-to-point calls' alone.
+  const Applied ring = apply(CollectiveOp::kAllReduce, {{"NCCL_P2P_PXN_LEVEL", "0"}});
+  EXPECT_TRUE(ring.request.pxn);
+  EXPECT_TRUE(ring.said.applied.empty());
+}
+
 TEST(NcclVariables, TheGdrLevelAndTheNicsGoToTheSystem) {
   const Applied a = apply(CollectiveOp::kAllReduce,
                           {{"NCCL_NET_GDR_LEVEL", "SYS"}, {"NCCL_IB_HCA", "=mlx5_0,mlx5_3"}});
