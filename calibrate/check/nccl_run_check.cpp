@@ -120,9 +120,8 @@ void check_prediction(const NcclEvidence& run,
   // Measured / predicted busbw of each row: the same size and formula, so the ratio of times.
   std::vector<double> ratios;
   double predicted_busbw = 0.0;
-  models::NcclVariablesApplied nccl;
   for (const NcclTestsRow* row : rows) {
-    NcclPrediction p = predict_nccl(run, r, model, row->size_bytes);
+    const NcclPrediction p = predict_nccl(run, r, model, row->size_bytes);
     if (!p.time_us) {
       f.next = p.why_not;
       out.push_back(std::move(f));
@@ -130,7 +129,6 @@ void check_prediction(const NcclEvidence& run,
     }
     ratios.push_back(*p.time_us / row->out_of_place.time_us);
     predicted_busbw = busbw_at(*row, *p.time_us);
-    nccl = std::move(p.nccl);
   }
   const double median = sim::median(ratios);
   const NcclTestsRow& last = *rows.back();
@@ -141,6 +139,10 @@ void check_prediction(const NcclEvidence& run,
   f.measured = fmt::format("{:.2f} GB/s; the median of {} row{} is {:.0f}% of the model",
                            last.out_of_place.busbw_GBps, rows.size(), rows.size() == 1 ? "" : "s",
                            100.0 * median);
+  // The job's variables (its log's over its manifest's) the predictions ran with, and those they
+  // could not apply.
+  const models::NcclVariablesApplied nccl = models::nccl_variables_effect(
+      fit::run_environment(r, run.env), *fit::modelled_op(r.op), model.system);
   if (!nccl.applied.empty()) {
     f.expected += fmt::format(" (with the job's {})", fmt::join(nccl.applied, ", "));
   }
@@ -272,21 +274,18 @@ NcclPrediction predict_nccl(const NcclEvidence& log,
   std::vector<int> first(log.gpus.size());
   std::iota(first.begin(), first.end(), 0);
   if (!op) {
-    return {std::nullopt,
-            run.op.empty() ? "the log does not name its program (no 'Collective test starting' "
-                             "line or command)"
-                           : fmt::format("the model does not run {}",
-                                         run.program.empty() ? run.op : run.program),
-            {}};
+    return {std::nullopt, run.op.empty()
+                              ? "the log does not name its program (no 'Collective test starting' "
+                                "line or command)"
+                              : fmt::format("the model does not run {}",
+                                            run.program.empty() ? run.op : run.program)};
   }
   if (log.nodes.empty() || log.gpus.empty()) {
-    return {std::nullopt, std::string(kUnknownJobShape), {}};
+    return {std::nullopt, std::string(kUnknownJobShape)};
   }
   if (log.gpus != first) {
-    return {std::nullopt,
-            fmt::format("the model runs GPUs 0 to {} of each node, the job used {}",
-                        log.gpus.size() - 1, gpu_list(log.gpus)),
-            {}};
+    return {std::nullopt, fmt::format("the model runs GPUs 0 to {} of each node, the job used {}",
+                                      log.gpus.size() - 1, gpu_list(log.gpus))};
   }
   Measurement m;
   m.op = *op;
@@ -294,11 +293,7 @@ NcclPrediction predict_nccl(const NcclEvidence& log,
   m.gpus_per_node = static_cast<int>(log.gpus.size());
   m.size_bytes = size_bytes;
   m.nccl_environment = fit::run_environment(run, log.env);
-  models::CollectiveRequest request;
-  request.op = m.op;
-  models::SystemSpec system = model.system;
-  return {fit::predict(model, m), "",
-          models::apply_nccl_variables(m.nccl_environment, request, system)};
+  return {fit::predict(model, m), ""};
 }
 
 double busbw_at(const NcclTestsRow& row, double time_us) {

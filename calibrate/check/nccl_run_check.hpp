@@ -49,9 +49,6 @@ inline constexpr std::string_view kUnknownJobShape =
 struct NcclPrediction {
   std::optional<double> time_us;
   std::string why_not;
-  // The job's NCCL variables (its log's over its manifest's) the prediction ran with, and those
-  // it could not apply.
-  models::NcclVariablesApplied nccl;
 };
 
 NcclPrediction predict_nccl(const parse::NcclEvidence& log,

@@ -97,11 +97,7 @@ void note_unapplied(const std::vector<models::NcclVariable>& variables,
                     const models::SystemSpec& design,
                     const std::string& where,
                     MeasurementSet& set) {
-  models::CollectiveRequest request;
-  request.op = op;
-  models::SystemSpec system = design;
-  for (const std::string& why :
-       models::apply_nccl_variables(variables, request, system).not_applied) {
+  for (const std::string& why : models::nccl_variables_effect(variables, op, design).not_applied) {
     set.notes.push_back(fmt::format("{}: {} (the prediction runs without it)", where, why));
   }
 }

@@ -12,8 +12,6 @@
 namespace railsim::calibrate::parse {
 namespace {
 
-constexpr std::string_view kInfo = " NCCL INFO ";
-
 std::optional<int> leading_int(std::string_view text) {
   int value = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
@@ -40,10 +38,10 @@ class Reader {
   NcclDebugFacts read(const TextInput& input) {
     for (int number = 1; number <= input.line_count(); ++number) {
       const std::string_view text = input.line(number);
-      const std::size_t info = text.find(kInfo);
+      const std::size_t info = text.find(kNcclInfo);
       if (info != std::string_view::npos) {
         note_host(text.substr(0, info));
-        read_info(trim(text.substr(info + kInfo.size())), number);
+        read_info(trim(text.substr(info + kNcclInfo.size())), number);
       } else if (const std::string_view t = trim(text); t.starts_with("NCCL version ")) {
         note_version(t.substr(13), number);  // rank 0 prints it bare in older releases
       }

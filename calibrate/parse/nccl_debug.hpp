@@ -11,6 +11,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace railsim::calibrate::parse {
@@ -52,6 +53,9 @@ struct NcclDebugFacts {
 
   bool operator==(const NcclDebugFacts&) const = default;
 };
+
+// What sets an INFO line apart: "host:pid:tid [dev] NCCL INFO message".
+inline constexpr std::string_view kNcclInfo = " NCCL INFO ";
 
 // The facts of every NCCL INFO line of `input` (launcher prefixes already taken off).
 NcclDebugFacts read_nccl_debug(const TextInput& input);

@@ -4,6 +4,8 @@
 #include "calibrate/parse/nccl_environment.hpp"
 
 #include "calibrate/parse/fields.hpp"
+#include "calibrate/parse/nccl_debug.hpp"
+#include "calibrate/parse/nccl_tests.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -12,9 +14,7 @@
 namespace railsim::calibrate::parse {
 namespace {
 
-constexpr std::string_view kInfo = " NCCL INFO ";
 constexpr std::string_view kSetBy = " set by environment to ";
-constexpr std::string_view kPerfSuffix = "_perf";
 
 // How far a setting reaches, weakest first: an export, a command's assignment, NCCL's word.
 enum class Reach { kLaterRuns, kNextRun, kThisRun };
@@ -82,8 +82,8 @@ void read_command(const std::vector<std::string_view>& words,
 }
 
 void read_line(std::string_view text, int line, std::vector<Said>& out) {
-  if (const std::size_t info = text.find(kInfo); info != std::string_view::npos) {
-    const std::string_view message = trim(text.substr(info + kInfo.size()));
+  if (const std::size_t info = text.find(kNcclInfo); info != std::string_view::npos) {
+    const std::string_view message = trim(text.substr(info + kNcclInfo.size()));
     if (const std::size_t at = message.find(kSetBy); at != std::string_view::npos) {
       std::string_view value = trim(message.substr(at + kSetBy.size()));
       if (value.ends_with('.')) {
@@ -107,13 +107,6 @@ void read_line(std::string_view text, int line, std::vector<Said>& out) {
 }
 
 }  // namespace
-
-std::string_view perf_program(std::string_view word) {
-  const std::size_t slash = word.rfind('/');
-  word = slash == std::string_view::npos ? word : word.substr(slash + 1);
-  return word.size() > kPerfSuffix.size() && word.ends_with(kPerfSuffix) ? word
-                                                                         : std::string_view();
-}
 
 std::vector<std::vector<NcclSetting>> run_environments(const TextInput& input,
                                                        const std::vector<RunLines>& runs) {

@@ -11,7 +11,6 @@
 #include "calibrate/parse/text_input.hpp"
 
 #include <string>
-#include <string_view>
 #include <vector>
 
 namespace railsim::calibrate::parse {
@@ -34,9 +33,5 @@ struct RunLines {
 // NCCL variables in force, one per name, sorted by name.
 std::vector<std::vector<NcclSetting>> run_environments(const TextInput& input,
                                                        const std::vector<RunLines>& runs);
-
-// The nccl-tests program a command's word runs, its path taken off ("./build/all_reduce_perf"
-// gives "all_reduce_perf"); empty for any other word.
-std::string_view perf_program(std::string_view word);
 
 }  // namespace railsim::calibrate::parse

@@ -396,6 +396,13 @@ NcclTestsOutput parse_nccl_tests(const TextInput& input) {
   return output;
 }
 
+std::string_view perf_program(std::string_view word) {
+  const std::size_t slash = word.rfind('/');
+  word = slash == std::string_view::npos ? word : word.substr(slash + 1);
+  return word.size() > kPerfSuffix.size() && word.ends_with(kPerfSuffix) ? word
+                                                                         : std::string_view();
+}
+
 bool looks_like_nccl_tests(const TextInput& input) {
   for (int number = 1; number <= input.line_count(); ++number) {
     if (starts_with_words(comment_fields(without_launcher_prefix(input.line(number))),

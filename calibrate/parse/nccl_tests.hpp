@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -96,5 +97,9 @@ NcclTestsOutput parse_nccl_tests(const TextInput& input);
 
 // Whether the input holds an nccl-tests column header (for format detection).
 bool looks_like_nccl_tests(const TextInput& input);
+
+// The nccl-tests program a command's word runs, its path taken off ("./build/all_reduce_perf"
+// gives "all_reduce_perf"); empty for any other word.
+std::string_view perf_program(std::string_view word);
 
 }  // namespace railsim::calibrate::parse

@@ -365,4 +365,13 @@ NcclVariablesApplied apply_nccl_variables(const std::vector<NcclVariable>& varia
   return out;
 }
 
+NcclVariablesApplied nccl_variables_effect(const std::vector<NcclVariable>& variables,
+                                           CollectiveOp op,
+                                           const SystemSpec& design) {
+  CollectiveRequest request;
+  request.op = op;
+  SystemSpec system = design;
+  return apply_nccl_variables(variables, request, system);
+}
+
 }  // namespace railsim::models

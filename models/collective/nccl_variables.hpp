@@ -37,4 +37,10 @@ NcclVariablesApplied apply_nccl_variables(const std::vector<NcclVariable>& varia
                                           CollectiveRequest& request,
                                           SystemSpec& system);
 
+// What apply_nccl_variables applies and not to a call of `op` on `design`, which it leaves as
+// it is (for reports of a run's variables).
+NcclVariablesApplied nccl_variables_effect(const std::vector<NcclVariable>& variables,
+                                           CollectiveOp op,
+                                           const SystemSpec& design);
+
 }  // namespace railsim::models
